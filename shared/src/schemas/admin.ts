@@ -1,0 +1,16 @@
+import { z } from 'zod';
+
+export const AdminMetrics = z.object({
+  totalUsers: z.number().int(),
+  totalPings: z.number().int(),
+  customPrompts: z.number().int(),
+  totalFriendships: z.number().int(),
+  activeUsersWeek: z.number().int(),
+  newUsers: z.object({ today: z.number().int(), week: z.number().int(), month: z.number().int() }),
+  pendingRequests: z.number().int(),
+  pingsToday: z.number().int(),
+  /** Total pings divided by total users (at least 1), rounded to 1 decimal. */
+  averagePingsPerUser: z.number(),
+  computedAt: z.string(),
+});
+export type AdminMetrics = z.infer<typeof AdminMetrics>;

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { LIMITS } from '../constants';
+import { Email, Password } from './common';
+import { SelfUser } from './users';
+
+const name = (label: string, max: number) =>
+  z
+    .string({ message: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+
+export const RegisterBody = z.strictObject({
+  email: Email,
+  password: Password,
+  firstName: name('First name', LIMITS.firstName),
+  lastName: name('Last name', LIMITS.lastName),
+});
+export type RegisterBody = z.infer<typeof RegisterBody>;
+
+export const LoginBody = z.strictObject({
+  email: Email,
+  password: Password,
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+/** POST /api/register and POST /api/login answer with the signed-in user. */
+export const AuthResponse = SelfUser;
+
+export const ForgotPasswordBody = z.strictObject({ email: Email });
+export const ForgotPasswordResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  /** Present only when the server has no mail transport (the embedded default). */
+  resetLink: z.string().optional(),
+});
+export type ForgotPasswordResponse = z.infer<typeof ForgotPasswordResponse>;
+
+export const ResetPasswordBody = z.strictObject({
+  token: z.string({ message: 'Reset token is missing' }).min(1, 'Reset token is missing').max(200),
+  password: Password,
+});
+export const ResetPasswordResponse = z.object({
+  success: z.literal(true),
+  isFirstTime: z.boolean(),
+});
+export type ResetPasswordResponse = z.infer<typeof ResetPasswordResponse>;
+
+export const VerifyEmailQuery = z.object({
+  token: z
+    .string({ message: 'No verification token provided.' })
+    .min(1, 'No verification token provided.')
+    .max(200),
+});
+export const VerifyEmailResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  user: z.object({ email: z.string(), firstName: z.string().nullable() }),
+});
+export type VerifyEmailResponse = z.infer<typeof VerifyEmailResponse>;
+
+export const ResendVerificationBody = z.strictObject({ email: Email });
+export const ResendVerificationResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+});

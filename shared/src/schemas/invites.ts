@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+export const InviteCode = z
+  .string()
+  .trim()
+  .min(1, 'Invite code must be present')
+  .max(64, 'This invite link is missing or invalid.');
+export const InviteParams = z.object({ code: InviteCode });
+
+export const InviteCheckResponse = z.union([
+  z.object({
+    valid: z.literal(true),
+    user: z.object({
+      id: z.string(),
+      firstName: z.string().nullable(),
+      lastName: z.string().nullable(),
+      profileImageUrl: z.string().nullable(),
+    }),
+    alreadyFriends: z.boolean(),
+  }),
+  z.object({ valid: z.literal(false), user: z.null(), message: z.string() }),
+]);
+export type InviteCheckResponse = z.infer<typeof InviteCheckResponse>;
+
+export const InviteUseResponse = z.object({
+  success: z.literal(true),
+  alreadyFriends: z.boolean(),
+  friend: z.object({
+    id: z.string(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    profileImageUrl: z.string().nullable(),
+  }),
+});
+export type InviteUseResponse = z.infer<typeof InviteUseResponse>;

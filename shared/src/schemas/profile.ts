@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { LIMITS, PROFILE_VISIBILITIES } from '../constants';
+import { isValidUsername } from '../domain';
+import { ClockTime } from './common';
+
+export const Handle = z.string().refine(isValidUsername, {
+  message: `Usernames are ${LIMITS.usernameMin}-${LIMITS.usernameMax} characters of a-z, 0-9 and _`,
+});
+
+const text = (label: string, max: number) =>
+  z.string().trim().max(max, `${label} must be at most ${max} characters`);
+
+/** A data URL from the photo pipeline, or '' to remove the photo. */
+export const ImageDataUrl = z.string().refine((s) => s === '' || s.startsWith('data:image/'), {
+  message: 'Please choose an image file (JPG, PNG, GIF).',
+});
+
+export const UsernameCheckParams = z.object({ handle: z.string().max(200) });
+export const UsernameCheckResponse = z.object({
+  available: z.boolean(),
+  handle: z.string(),
+  suggestions: z.array(z.string()),
+});
+export type UsernameCheckResponse = z.infer<typeof UsernameCheckResponse>;
+
+export const CompleteOnboardingBody = z.strictObject({
+  handle: Handle,
+  bio: text('Bio', LIMITS.bio).optional(),
+  location: text('Location', LIMITS.location).optional(),
+  profileImageUrl: ImageDataUrl.optional(),
+});
+export type CompleteOnboardingBody = z.infer<typeof CompleteOnboardingBody>;
+
+export const OnboardingBody = z.strictObject({
+  step: z.number().int().min(0).max(LIMITS.tourSteps).optional(),
+  completed: z.boolean().optional(),
+});
+export type OnboardingBody = z.infer<typeof OnboardingBody>;
+
+export const ProfileUpdateBody = z.strictObject({
+  handle: Handle.optional(),
+  bio: text('Bio', LIMITS.bio).optional(),
+  status: text('Status', LIMITS.status).optional(),
+  location: text('Location', LIMITS.location).optional(),
+  personalLink: text('Personal link', LIMITS.personalLink)
+    .refine((s) => s === '' || /^https?:\/\/[^\s]+$/i.test(s), {
+      message: 'Personal link must start with http:// or https://',
+    })
+    .optional(),
+  profileImageUrl: ImageDataUrl.optional(),
+  tagline: text('Tagline', LIMITS.tagline).optional(),
+  quietHoursStart: ClockTime.optional(),
+  quietHoursEnd: ClockTime.optional(),
+  rateLimitPerDay: z
+    .number({ message: 'Daily ping limit must be a number' })
+    .int('Daily ping limit must be a whole number')
+    .min(1, 'Daily ping limit must be at least 1')
+    .max(LIMITS.dailyPingLimitMax, `Daily ping limit must be at most ${LIMITS.dailyPingLimitMax}`)
+    .optional(),
+});
+export type ProfileUpdateBody = z.infer<typeof ProfileUpdateBody>;
+
+export const PrivacySettingsBody = z.strictObject({
+  profileVisibility: z.enum(PROFILE_VISIBILITIES, {
+    message: "Profile visibility must be 'public' or 'private'",
+  }),
+});

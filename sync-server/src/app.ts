@@ -1,0 +1,73 @@
+/**
+ * The Koa app factory. It never listens: server.ts (and the tests) put it on a port.
+ */
+import { bodyParser } from '@koa/bodyparser';
+import Koa from 'koa';
+import type Router from '@koa/router';
+import type { Config } from './config';
+import type { Db } from './db/connection';
+import { errorHandler } from './middleware/errors';
+import { idempotency } from './middleware/idempotency';
+import { sessionMiddleware } from './middleware/session';
+import { securityHeaders } from './middleware/security';
+import { staticFiles } from './middleware/static';
+import { authRoutes } from './routes/auth';
+import type { Mailer } from './services/mail';
+import { routeModules } from './routes/index';
+
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+}
+
+const KB = 1024;
+/** Body limits per route: photo uploads arrive as data URLs; everything else is small. */
+const BODY_LIMITS: [RegExp, number][] = [
+  [/^\/api\/(profile\/update|user\/complete-onboarding)$/, 8 * 1024 * KB],
+  [/^\/api\/sync\/batch$/, 2 * 1024 * KB],
+];
+const DEFAULT_BODY_LIMIT = 64 * KB;
+
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa({ proxy: deps.config.trustProxy });
+  const parsers = new Map<number, Koa.Middleware>();
+  const parserFor = (limit: number) => {
+    let p = parsers.get(limit);
+    if (!p) {
+      p = bodyParser({
+        enableTypes: ['json'],
+        jsonLimit: limit,
+        encoding: 'utf-8',
+      }) as unknown as Koa.Middleware;
+      parsers.set(limit, p);
+    }
+    return p;
+  };
+
+  app.use(errorHandler());
+  app.use(securityHeaders());
+  if (deps.config.logRequests) {
+    app.use(async (ctx, next) => {
+      const t = performance.now();
+      await next();
+      console.log(
+        `${ctx.method} ${ctx.path} ${ctx.status} ${(performance.now() - t).toFixed(1)}ms`,
+      );
+    });
+  }
+  app.use((ctx, next) => {
+    const limit = BODY_LIMITS.find(([re]) => re.test(ctx.path))?.[1] ?? DEFAULT_BODY_LIMIT;
+    return parserFor(limit)(ctx, next);
+  });
+  app.use(sessionMiddleware(app, deps.db, deps.config));
+  app.use(idempotency(deps.db));
+
+  const routers: Router[] = [authRoutes(deps), ...routeModules.map((make) => make(deps))];
+  for (const r of routers) {
+    app.use(r.routes());
+    app.use(r.allowedMethods());
+  }
+  app.use(staticFiles(deps.config));
+  return app;
+}

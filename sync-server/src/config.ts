@@ -1,0 +1,127 @@
+/**
+ * Every setting of the sync server, read from the environment and validated by zod.
+ * Each has an embedded default so `npm start` works with nothing set. README.md lists them.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const REPO_ROOT = path.resolve(here, '..', '..');
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const list = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean),
+);
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default(path.join(REPO_ROOT, 'data')),
+  PUBLIC_URL: z.url().optional(),
+  PWA_DIST: z.string().default(path.join(REPO_ROOT, 'pwa', 'dist')),
+  SESSION_SECRET: z.string().min(32).optional(),
+  SESSION_MAX_AGE_DAYS: z.coerce.number().positive().default(30),
+  TRUST_PROXY: bool.default(false),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('PingMe <no-reply@pingme.local>'),
+  ADMIN_EMAILS: list.default([]),
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  RESET_TOKEN_TTL_MINUTES: z.coerce.number().positive().default(60),
+  VERIFY_TOKEN_TTL_HOURS: z.coerce.number().positive().default(48),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
+  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(20),
+  LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  LOG_REQUESTS: bool.default(false),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  dbFile: string;
+  uploadsDir: string;
+  publicUrl: string;
+  pwaDist: string;
+  sessionKeys: string[];
+  sessionMaxAgeMs: number;
+  secureCookies: boolean;
+  trustProxy: boolean;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  adminEmails: string[];
+  oidc: { issuer: string; clientId: string; clientSecret: string | undefined } | undefined;
+  resetTokenTtlMs: number;
+  verifyTokenTtlMs: number;
+  loginThrottle: { perAccount: number; perIp: number; windowMs: number };
+  logRequests: boolean;
+}
+
+/** Reads the environment (or the given record), creating DATA_DIR and its secrets on first start. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const uploadsDir = path.join(dataDir, 'uploads');
+  mkdirSync(uploadsDir, { recursive: true });
+  const secrets = loadSecrets(dataDir);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    dbFile: path.join(dataDir, 'pingme.sqlite'),
+    uploadsDir,
+    publicUrl,
+    pwaDist: path.resolve(e.PWA_DIST),
+    sessionKeys: [e.SESSION_SECRET ?? secrets.sessionSecret],
+    sessionMaxAgeMs: e.SESSION_MAX_AGE_DAYS * 24 * 3600_000,
+    secureCookies: publicUrl.startsWith('https://'),
+    trustProxy: e.TRUST_PROXY,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    adminEmails: e.ADMIN_EMAILS,
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID
+        ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET }
+        : undefined,
+    resetTokenTtlMs: e.RESET_TOKEN_TTL_MINUTES * 60_000,
+    verifyTokenTtlMs: e.VERIFY_TOKEN_TTL_HOURS * 3600_000,
+    loginThrottle: {
+      perAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      perIp: e.LOGIN_MAX_FAILURES_PER_IP,
+      windowMs: e.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
+    },
+    logRequests: e.LOG_REQUESTS,
+  };
+}
+
+interface Secrets {
+  sessionSecret: string;
+}
+
+/** Generated once, then kept in DATA_DIR/secrets.json (mode 600) so sessions survive restarts. */
+function loadSecrets(dataDir: string): Secrets {
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'secrets.json');
+  if (existsSync(file)) {
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<Secrets>;
+    if (stored.sessionSecret) return stored as Secrets;
+  }
+  const secrets: Secrets = { sessionSecret: randomBytes(32).toString('base64url') };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}

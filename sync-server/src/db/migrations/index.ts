@@ -1,0 +1,10 @@
+/**
+ * Numbered migrations, run in order at start. Append only: a shipped migration is never edited
+ * or renamed; a change to the schema is a new file with the next number.
+ */
+import type { Migration } from 'kysely';
+import * as m001 from './001-accounts';
+
+export const migrations: Record<string, Migration> = {
+  '001-accounts': m001,
+};

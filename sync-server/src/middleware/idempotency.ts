@@ -1,0 +1,130 @@
+/**
+ * Idempotency-Key on every mutating route (docs/sync.md, guarantee 2).
+ * The key, the caller, a hash of the request and the response are stored in the same
+ * transaction as the mutation (see `mutate`); a replay answers the stored response and
+ * changes nothing; the same key with another request is 422.
+ */
+import { createHash } from 'node:crypto';
+import type { Context, Middleware } from 'koa';
+import type { Db } from '../db/connection';
+import { findIdempotent, saveIdempotent } from '../db/idempotency';
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema';
+import { AppError, badRequest } from '../errors';
+import { sessionUserId } from './auth';
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+
+interface Pending {
+  caller: string;
+  key: string;
+  requestHash: string;
+  stored: boolean;
+}
+
+export function requestHash(method: string, path: string, body: unknown): string {
+  return createHash('sha256')
+    .update(`${method} ${path}\n${JSON.stringify(body ?? null)}`)
+    .digest('base64url');
+}
+
+export function idempotency(db: Db): Middleware {
+  return async (ctx, next) => {
+    const key = ctx.get(IDEMPOTENCY_HEADER);
+    if (!key || !MUTATING.has(ctx.method) || !ctx.path.startsWith('/api/')) return next();
+    if (key.length > 200) throw badRequest('Idempotency-Key must be at most 200 characters');
+    const caller = sessionUserId(ctx) ?? 'anonymous';
+    const hash = requestHash(ctx.method, ctx.path, ctx.request.body);
+    const stored = await findIdempotent(db, caller, key);
+    if (stored) return replay(ctx, stored, hash);
+    const pending: Pending = { caller, key, requestHash: hash, stored: false };
+    ctx.state.idempotency = pending;
+    await next();
+    // Routes that did not record inside their own transaction (no database change) record here.
+    if (!pending.stored && ctx.status >= 200 && ctx.status < 300) {
+      try {
+        await saveIdempotent(db, caller, key, {
+          requestHash: hash,
+          status: ctx.status,
+          body: JSON.stringify(ctx.body ?? null),
+        });
+      } catch {
+        // A concurrent twin recorded first; both answered the same way.
+      }
+    }
+  };
+}
+
+function replay(
+  ctx: Context,
+  stored: { requestHash: string; status: number; body: string },
+  hash: string,
+) {
+  if (stored.requestHash !== hash) {
+    throw new AppError(
+      422,
+      'idempotency_mismatch',
+      'This Idempotency-Key was already used for a different request',
+    );
+  }
+  ctx.status = stored.status;
+  ctx.body = JSON.parse(stored.body);
+  ctx.set('Idempotent-Replayed', 'true');
+}
+
+export type Trx = Transaction<Database>;
+
+export interface Outcome<T> {
+  status?: number;
+  body: T;
+}
+
+/**
+ * Runs a mutation in one SQLite transaction together with its idempotency record, then
+ * writes the response. Work that does not need the database (hashing, mail) goes before it.
+ */
+export async function mutate<T>(
+  ctx: Context,
+  db: Db,
+  fn: (trx: Trx) => Promise<Outcome<T>>,
+): Promise<T> {
+  const pending = ctx.state.idempotency as Pending | undefined;
+  try {
+    const outcome = await db.transaction().execute(async (trx) => {
+      const result = await fn(trx);
+      if (pending) {
+        await saveIdempotent(trx, pending.caller, pending.key, {
+          requestHash: pending.requestHash,
+          status: result.status ?? 200,
+          body: JSON.stringify(result.body ?? null),
+        });
+      }
+      return result;
+    });
+    if (pending) pending.stored = true;
+    ctx.status = outcome.status ?? 200;
+    ctx.body = outcome.body;
+    return outcome.body;
+  } catch (err) {
+    // Two deliveries of one key raced: the loser answers what the winner stored.
+    if (pending && isUniqueViolation(err)) {
+      const stored = await findIdempotent(db, pending.caller, pending.key);
+      if (stored) {
+        pending.stored = true;
+        replay(ctx, stored, pending.requestHash);
+        return ctx.body as T;
+      }
+    }
+    throw err;
+  }
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: string }).code;
+  return (
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === '23505'
+  );
+}

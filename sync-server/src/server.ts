@@ -1,0 +1,46 @@
+/** Puts the app on a port: used by main.ts and by the tests (port 0). */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app';
+import type { Config } from './config';
+import { openDatabase, type OpenedDb } from './db/connection';
+import { createMailer, type Mailer } from './services/mail';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  http: http.Server;
+  database: OpenedDb;
+  config: Config;
+  mailer: Mailer;
+  close(): Promise<void>;
+}
+
+export async function startServer(
+  config: Config,
+  opts: { mailer?: Mailer } = {},
+): Promise<RunningServer> {
+  const database = await openDatabase(config.dbFile);
+  const mailer = opts.mailer ?? createMailer(config);
+  const app = createApp({ db: database.db, config, mailer });
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    http: server,
+    database,
+    config,
+    mailer,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/** Creating accounts and signing people in; used by the auth routes and the OpenID callback. */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Context } from 'koa';
+import type { Config } from '../config';
+import type { Db } from '../db/connection';
+import { nowIso } from '../db/connection';
+import type { NewUser, UserRow } from '../db/schema';
+import { findUserByInviteCode, insertUser } from '../db/users';
+import { LIMITS } from '@pingme/shared';
+
+export function newInviteCode(): string {
+  return randomBytes(9).toString('base64url');
+}
+
+export async function uniqueInviteCode(db: Db): Promise<string> {
+  for (;;) {
+    const code = newInviteCode();
+    if (!(await findUserByInviteCode(db, code))) return code;
+  }
+}
+
+export function isAdminEmail(config: Config, email: string): boolean {
+  return config.adminEmails.includes(email.toLowerCase());
+}
+
+export async function createUser(
+  db: Db,
+  config: Config,
+  fields: Pick<NewUser, 'email' | 'firstName' | 'lastName'> & Partial<NewUser>,
+): Promise<UserRow> {
+  const now = nowIso();
+  return insertUser(db, {
+    id: randomUUID(),
+    passwordHash: null,
+    profileVisibility: 'public',
+    onboardingCompleted: 0,
+    onboardingStep: null,
+    emailVerified: 0,
+    rateLimitPerDay: LIMITS.dailyPingLimitDefault,
+    inviteCode: await uniqueInviteCode(db),
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
+    email: fields.email.toLowerCase(),
+    isAdmin: isAdminEmail(config, fields.email) ? 1 : 0,
+  });
+}
+
+/** A fresh session id at every sign-in, so a session id seen before sign-in is worthless after. */
+export async function signIn(ctx: Context, userId: string): Promise<void> {
+  if (ctx.session && !ctx.session.isNew) await ctx.session.regenerate();
+  ctx.session!.userId = userId;
+  ctx.session!.signedInAt = Date.now();
+}
+
+export function signOut(ctx: Context): void {
+  ctx.session = null;
+}

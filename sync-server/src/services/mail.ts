@@ -1,0 +1,41 @@
+/**
+ * Outgoing mail. With SMTP_URL set, nodemailer sends through it; without it (the embedded
+ * default) the message is printed to the server log and the caller may show links directly.
+ */
+import nodemailer from 'nodemailer';
+import type { Config } from '../config';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  /** True when messages really leave the server. */
+  readonly delivers: boolean;
+  send(message: MailMessage): Promise<void>;
+}
+
+export function createMailer(config: Config): Mailer {
+  if (!config.smtpUrl) {
+    return {
+      delivers: false,
+      async send(m) {
+        console.log(`[mail not configured] to=${m.to} subject="${m.subject}"\n${m.text}`);
+      },
+    };
+  }
+  const transport = nodemailer.createTransport(config.smtpUrl);
+  return {
+    delivers: true,
+    async send(m) {
+      await transport.sendMail({
+        from: config.mailFrom,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+      });
+    },
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * Test harness: a real server on a loopback port with a real SQLite file in a temporary
+ * directory, and a small HTTP client that keeps its own cookies like a browser would.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from '../src/config';
+import { startServer, type RunningServer } from '../src/server';
+import type { Mailer } from '../src/services/mail';
+
+export interface TestServer extends RunningServer {
+  dir: string;
+  client(): Client;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(
+  env: Record<string, string> = {},
+  opts: { mailer?: Mailer } = {},
+): Promise<TestServer> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pingme-test-'));
+  const config: Config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dir,
+    PWA_DIST: path.join(dir, 'no-pwa'),
+    ...env,
+  });
+  const running = await startServer(config, opts.mailer ? { mailer: opts.mailer } : {});
+  const url = `http://127.0.0.1:${running.port}`;
+  return {
+    ...running,
+    url,
+    dir,
+    client: () => new Client(url),
+    async stop() {
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Res<T = any> {
+  status: number;
+  body: T;
+  text: string;
+  headers: Headers;
+}
+
+/** A browser-like client: one cookie jar, JSON in and out, raw bodies when asked. */
+export class Client {
+  private cookies = new Map<string, string>();
+  constructor(readonly baseUrl: string) {}
+
+  get cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    opts: {
+      headers?: Record<string, string>;
+      raw?: string | Buffer;
+      redirect?: 'manual' | 'follow' | 'error';
+    } = {},
+  ): Promise<Res<T>> {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (this.cookies.size) headers.cookie = this.cookieHeader;
+    let payload: string | Buffer | undefined;
+    if (opts.raw !== undefined) payload = opts.raw;
+    else if (body !== undefined) {
+      payload = JSON.stringify(body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(this.baseUrl + path, {
+      method,
+      headers,
+      body: payload,
+      redirect: opts.redirect ?? 'manual',
+    });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      if (!value || /expires=Thu, 01 Jan 1970/i.test(c)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, body: parsed as T, text, headers: res.headers };
+  }
+
+  get<T = any>(path: string, opts?: Parameters<Client['request']>[3]) {
+    return this.request<T>('GET', path, undefined, opts);
+  }
+  post<T = any>(path: string, body?: unknown, opts?: Parameters<Client['request']>[3]) {
+    return this.request<T>('POST', path, body ?? {}, opts);
+  }
+  put<T = any>(path: string, body?: unknown, opts?: Parameters<Client['request']>[3]) {
+    return this.request<T>('PUT', path, body ?? {}, opts);
+  }
+  patch<T = any>(path: string, body?: unknown, opts?: Parameters<Client['request']>[3]) {
+    return this.request<T>('PATCH', path, body ?? {}, opts);
+  }
+  del<T = any>(path: string, opts?: Parameters<Client['request']>[3]) {
+    return this.request<T>('DELETE', path, undefined, opts);
+  }
+}
+
+let counter = 0;
+export interface MadeUser {
+  client: Client;
+  id: string;
+  email: string;
+  password: string;
+  user: any;
+}
+
+/** Registers a person through the API and returns their signed-in client. */
+export async function makeUser(
+  server: TestServer,
+  fields: Partial<{ email: string; firstName: string; lastName: string; password: string }> = {},
+): Promise<MadeUser> {
+  counter += 1;
+  const email = fields.email ?? `user${counter}-${Date.now()}@example.test`;
+  const password = fields.password ?? 'correct horse';
+  const client = server.client();
+  const res = await client.post('/api/register', {
+    email,
+    password,
+    firstName: fields.firstName ?? `User${counter}`,
+    lastName: fields.lastName ?? 'Test',
+  });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
+  return { client, id: res.body.id, email, password, user: res.body };
+}
+
+/** Makes two people friends through the API (request, then accept). */
+export async function makeFriends(a: MadeUser, b: MadeUser): Promise<void> {
+  const req = await a.client.post('/api/friends/request', { friendId: b.id });
+  if (req.status !== 200 && req.status !== 201)
+    throw new Error(`request failed: ${req.status} ${req.text}`);
+  if (req.body.status === 'accepted') return;
+  const acc = await b.client.post('/api/friends/accept', { requestId: req.body.requestId });
+  if (acc.status !== 200) throw new Error(`accept failed: ${acc.status} ${acc.text}`);
+}

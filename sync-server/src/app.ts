@@ -14,11 +14,19 @@ import { staticFiles } from './middleware/static';
 import { authRoutes } from './routes/auth';
 import type { Mailer } from './services/mail';
 import { routeModules } from './routes/index';
+import type { ChangeEvents } from './realtime/events';
 
 export interface AppDeps {
   db: Db;
   config: Config;
   mailer: Mailer;
+  events: ChangeEvents;
+}
+
+declare module 'koa' {
+  interface DefaultContext {
+    events: ChangeEvents;
+  }
 }
 
 const KB = 1024;
@@ -31,6 +39,7 @@ const DEFAULT_BODY_LIMIT = 64 * KB;
 
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa({ proxy: deps.config.trustProxy });
+  app.context.events = deps.events;
   const parsers = new Map<number, Koa.Middleware>();
   const parserFor = (limit: number) => {
     let p = parsers.get(limit);

@@ -5,6 +5,7 @@ import { createApp } from './app';
 import type { Config } from './config';
 import { openDatabase, type OpenedDb } from './db/connection';
 import { createMailer, type Mailer } from './services/mail';
+import { ChangeEvents } from './realtime/events';
 
 export interface RunningServer {
   url: string;
@@ -13,6 +14,7 @@ export interface RunningServer {
   database: OpenedDb;
   config: Config;
   mailer: Mailer;
+  events: ChangeEvents;
   close(): Promise<void>;
 }
 
@@ -22,7 +24,8 @@ export async function startServer(
 ): Promise<RunningServer> {
   const database = await openDatabase(config.dbFile);
   const mailer = opts.mailer ?? createMailer(config);
-  const app = createApp({ db: database.db, config, mailer });
+  const events = new ChangeEvents();
+  const app = createApp({ db: database.db, config, mailer, events });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -37,6 +40,7 @@ export async function startServer(
     database,
     config,
     mailer,
+    events,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

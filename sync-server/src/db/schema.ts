@@ -76,6 +76,133 @@ export interface RateLimitsTable {
   resetAt: number;
 }
 
+export interface PromptsTable {
+  id: string;
+  ownerId: string | null;
+  text: string;
+  emoji: string;
+  isDefault: number;
+  position: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PromptAssignmentsTable {
+  promptId: string;
+  friendId: string;
+  ownerId: string;
+  createdAt: string;
+}
+
+export type PingKind = 'prompt' | 'custom' | 'surprise' | 'anchor';
+
+export interface PingsTable {
+  id: string;
+  senderId: string;
+  receiverId: string;
+  kind: PingKind;
+  promptId: string | null;
+  promptText: string | null;
+  promptEmoji: string | null;
+  customText: string | null;
+  customEmoji: string | null;
+  anchorId: string | null;
+  groupId: string | null;
+  isRead: number;
+  readAt: string | null;
+  createdAt: string;
+}
+
+export interface ReactionsTable {
+  id: string;
+  pingId: string;
+  userId: string;
+  reactionType: 'heart' | 'yes' | 'wow';
+  createdAt: string;
+}
+
+export interface AnchorsTable {
+  id: string;
+  userId: string;
+  friendId: string;
+  label: string | null;
+  text: string;
+  emoji: string;
+  color: string;
+  status: 'pending' | 'accepted' | 'declined';
+  createdAt: string;
+  respondedAt: string | null;
+}
+
+export interface MoodsTable {
+  id: string;
+  userId: string;
+  friendId: string;
+  mood: string;
+  emoji: string;
+  note: string | null;
+  createdAt: string;
+}
+
+export interface MomentsTable {
+  id: string;
+  userId: string;
+  pingId: string;
+  title: string;
+  description: string | null;
+  createdAt: string;
+}
+
+export interface PacksTable {
+  id: string;
+  ownerId: string | null;
+  title: string;
+  description: string | null;
+  /** JSON array of strings */
+  tags: string;
+  /** JSON array of {text, emoji} */
+  prompts: string;
+  installCount: number;
+  createdAt: string;
+}
+
+export interface PackInstallsTable {
+  packId: string;
+  userId: string;
+  createdAt: string;
+}
+
+export interface PushSubscriptionsTable {
+  id: string;
+  userId: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  deviceId: string | null;
+  createdAt: string;
+}
+
+export interface EnergySnapshotsTable {
+  userId: string;
+  friendId: string;
+  score: number;
+  level: string;
+  /** JSON of the metrics */
+  metrics: string;
+  computedAt: string;
+}
+
+export type ChangeOp = 'upsert' | 'delete';
+
+export interface ChangesTable {
+  seq: Generated<number>;
+  userId: string;
+  entity: string;
+  entityId: string;
+  op: ChangeOp;
+  createdAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -83,10 +210,24 @@ export interface Database {
   friendships: FriendshipsTable;
   idempotencyKeys: IdempotencyKeysTable;
   rateLimits: RateLimitsTable;
+  prompts: PromptsTable;
+  promptAssignments: PromptAssignmentsTable;
+  pings: PingsTable;
+  reactions: ReactionsTable;
+  anchors: AnchorsTable;
+  moods: MoodsTable;
+  moments: MomentsTable;
+  packs: PacksTable;
+  packInstalls: PackInstallsTable;
+  pushSubscriptions: PushSubscriptionsTable;
+  energySnapshots: EnergySnapshotsTable;
+  changes: ChangesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type FriendshipRow = Selectable<FriendshipsTable>;
-export type Unused = Generated<number>;
+export type PingRow = Selectable<PingsTable>;
+export type PromptRow = Selectable<PromptsTable>;
+export type AnchorRow = Selectable<AnchorsTable>;

@@ -9,7 +9,8 @@ import type { Context, Middleware } from 'koa';
 import type { Db } from '../db/connection';
 import { findIdempotent, saveIdempotent } from '../db/idempotency';
 import type { Transaction } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database, ChangeOp } from '../db/schema';
+import { recordChange, type Entity } from '../db/changes';
 import { AppError, badRequest } from '../errors';
 import { sessionUserId } from './auth';
 
@@ -75,6 +76,37 @@ function replay(
 
 export type Trx = Transaction<Database>;
 
+/**
+ * Handed to every mutation: records change-log rows in the mutation's transaction and
+ * remembers whom to tell once it commits.
+ */
+export class Feed {
+  readonly affected = new Set<string>();
+  readonly newPings: [string, unknown][] = [];
+  readonly anchorRequests: [string, unknown][] = [];
+  constructor(private readonly trx: Trx) {}
+
+  async record(
+    userIds: Iterable<string>,
+    entity: Entity,
+    entityId: string,
+    op: ChangeOp = 'upsert',
+  ) {
+    const ids = [...userIds];
+    for (const id of ids) this.affected.add(id);
+    await recordChange(this.trx, ids, entity, entityId, op);
+  }
+
+  /** Announce a delivered ping to its receiver (ws new_ping and Web Push) after commit. */
+  newPing(receiverId: string, ping: unknown) {
+    this.newPings.push([receiverId, ping]);
+  }
+
+  anchorRequest(receiverId: string, anchor: unknown) {
+    this.anchorRequests.push([receiverId, anchor]);
+  }
+}
+
 export interface Outcome<T> {
   status?: number;
   body: T;
@@ -87,12 +119,14 @@ export interface Outcome<T> {
 export async function mutate<T>(
   ctx: Context,
   db: Db,
-  fn: (trx: Trx) => Promise<Outcome<T>>,
+  fn: (trx: Trx, feed: Feed) => Promise<Outcome<T>>,
 ): Promise<T> {
   const pending = ctx.state.idempotency as Pending | undefined;
+  let feed: Feed | undefined;
   try {
     const outcome = await db.transaction().execute(async (trx) => {
-      const result = await fn(trx);
+      feed = new Feed(trx);
+      const result = await fn(trx, feed);
       if (pending) {
         await saveIdempotent(trx, pending.caller, pending.key, {
           requestHash: pending.requestHash,
@@ -103,6 +137,7 @@ export async function mutate<T>(
       return result;
     });
     if (pending) pending.stored = true;
+    if (feed) announce(ctx, feed);
     ctx.status = outcome.status ?? 200;
     ctx.body = outcome.body;
     return outcome.body;
@@ -127,4 +162,13 @@ export function isUniqueViolation(err: unknown): boolean {
     code === 'SQLITE_CONSTRAINT_UNIQUE' ||
     code === '23505'
   );
+}
+
+function announce(ctx: Context, feed: Feed) {
+  const events = ctx.events;
+  if (!events) return;
+  for (const [receiverId, ping] of feed.newPings) events.emit('newPing', receiverId, ping);
+  for (const [receiverId, anchor] of feed.anchorRequests)
+    events.emit('anchorRequest', receiverId, anchor);
+  if (feed.affected.size) events.emit('changed', [...feed.affected]);
 }

@@ -4,7 +4,9 @@
  */
 import type { Migration } from 'kysely';
 import * as m001 from './001-accounts';
+import * as m002 from './002-pings';
 
 export const migrations: Record<string, Migration> = {
   '001-accounts': m001,
+  '002-pings': m002,
 };

@@ -129,11 +129,15 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
       const token = await issueToken(db, user.id, 'reset', config.resetTokenTtlMs);
       const welcome = user.passwordHash === null ? '&welcome=true' : '';
       const link = `${config.publicUrl}/reset-password?token=${token}${welcome}`;
-      await mailer.send({
-        to: user.email,
-        subject: 'Reset your PingMe password',
-        text: `Hi ${user.firstName ?? 'there'},\n\nSet a new PingMe password here:\n${link}\n\nThe link works once and expires in ${Math.round(config.resetTokenTtlMs / 60_000)} minutes. If you did not ask for it, ignore this e-mail.`,
-      });
+      // Not awaited: a slow or failing mail server must neither reveal (by timing or a 500)
+      // that the account exists nor fail the request.
+      mailer
+        .send({
+          to: user.email,
+          subject: 'Reset your PingMe password',
+          text: `Hi ${user.firstName ?? 'there'},\n\nSet a new PingMe password here:\n${link}\n\nThe link works once and expires in ${Math.round(config.resetTokenTtlMs / 60_000)} minutes. If you did not ask for it, ignore this e-mail.`,
+        })
+        .catch((err: unknown) => console.error('reset mail failed', err));
       // Without a mail transport the spec's flow redirects straight to the link.
       if (!mailer.delivers) response.resetLink = link;
     }
@@ -185,8 +189,12 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
   router.post('/resend-verification', validate({ body: ResendVerificationBody }), async (ctx) => {
     const { body } = input<z.infer<typeof ResendVerificationBody>>(ctx);
     const user = await findUserByEmail(db, body.email);
-    if (user && user.emailVerified !== 1)
-      await sendVerification(user.id, user.email, user.firstName);
+    // Not awaited, for the same reasons as the reset mail.
+    if (user && user.emailVerified !== 1) {
+      sendVerification(user.id, user.email, user.firstName).catch((err: unknown) =>
+        console.error('verification mail failed', err),
+      );
+    }
     ctx.body = {
       success: true,
       message: 'If that account still needs verifying, a new link is on its way.',

@@ -1,0 +1,409 @@
+/**
+ * Password reset and e-mail verification end to end: the server sends real SMTP to an
+ * in-process smtp-server on loopback, each message is parsed with mailparser, and the links
+ * in it are used through HTTP like a person would.
+ */
+import net, { type AddressInfo } from 'node:net';
+import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeUser, startTestServer, type TestServer } from '../../test/harness';
+
+interface MailSink {
+  port: number;
+  messages: ParsedMail[];
+  close(): Promise<void>;
+}
+
+async function startMailSink(): Promise<MailSink> {
+  const messages: ParsedMail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      // The message is stored before the server answers 250, so once the sender's
+      // sendMail resolves the message is already in the list.
+      simpleParser(stream).then(
+        (parsed) => {
+          messages.push(parsed);
+          callback();
+        },
+        (err: Error) => callback(err),
+      );
+    },
+  });
+  smtp.on('error', (err) => console.error('smtp sink error', err));
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+  const port = (smtp.server.address() as AddressInfo).port;
+  return {
+    port,
+    messages,
+    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
+  };
+}
+
+const RESET_SUBJECT = 'Reset your PingMe password';
+const VERIFY_SUBJECT = 'Verify your PingMe e-mail';
+
+function recipients(m: ParsedMail): string[] {
+  const to = m.to as AddressObject | AddressObject[] | undefined;
+  const list = Array.isArray(to) ? to : to ? [to] : [];
+  return list.flatMap((a) => a.value.map((v) => (v.address ?? '').toLowerCase()));
+}
+
+let sink: MailSink;
+let server: TestServer;
+let expiring: TestServer;
+let plain: TestServer;
+const PUBLIC_URL = 'http://pingme.test';
+
+beforeAll(async () => {
+  sink = await startMailSink();
+  const smtpUrl = `smtp://127.0.0.1:${sink.port}`;
+  [server, expiring, plain] = await Promise.all([
+    startTestServer({ SMTP_URL: smtpUrl, PUBLIC_URL }),
+    startTestServer({
+      SMTP_URL: smtpUrl,
+      RESET_TOKEN_TTL_MINUTES: '0.0001',
+      VERIFY_TOKEN_TTL_HOURS: '0.000001',
+    }),
+    startTestServer(),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([server?.stop(), expiring?.stop(), plain?.stop()]);
+  await sink?.close();
+});
+
+function mailsTo(address: string, subject: string): ParsedMail[] {
+  return sink.messages.filter(
+    (m) => m.subject === subject && recipients(m).includes(address.toLowerCase()),
+  );
+}
+
+/** Polls the sink until `count` messages with that subject reached the address (bounded). */
+async function waitForMail(
+  address: string,
+  subject: string,
+  count = 1,
+  timeoutMs = 5000,
+): Promise<ParsedMail[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = mailsTo(address, subject);
+    if (found.length >= count) return found;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `expected ${count} "${subject}" mail(s) to ${address} within ${timeoutMs} ms, got ${found.length}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** The token of the first link to `path` in the message's text. */
+function tokenIn(m: ParsedMail, path: '/reset-password' | '/verify-email'): string {
+  const text = m.text ?? '';
+  const match = new RegExp(`(\\S*${path}\\?token=([\\w-]+)\\S*)`).exec(text);
+  if (!match) throw new Error(`no ${path} link in:\n${text}`);
+  return match[2]!;
+}
+
+function linkIn(m: ParsedMail, path: string): string {
+  const match = new RegExp(`\\S*${path}\\?token=\\S+`).exec(m.text ?? '');
+  return match?.[0] ?? '';
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('forgot password with mail configured', () => {
+  it('mails one reset link to an existing account and answers without resetLink', async () => {
+    const a = await makeUser(server);
+    const res = await server.client().post('/api/forgot-password', { email: a.email });
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    expect(res.body).not.toHaveProperty('resetLink');
+    expect(typeof res.body.message).toBe('string');
+    const mails = await waitForMail(a.email, RESET_SUBJECT);
+    expect(mails).toHaveLength(1);
+    expect(linkIn(mails[0]!, '/reset-password')).toMatch(
+      new RegExp(`^${PUBLIC_URL}/reset-password\\?token=[\\w-]{32,}$`),
+    );
+    expect(mails[0]!.from?.text).toContain('no-reply@pingme.local');
+  });
+
+  it('answers an unknown e-mail identically and sends nothing', async () => {
+    const a = await makeUser(server);
+    const unknown = `nobody-${Date.now()}@example.test`;
+    const forUnknown = await server.client().post('/api/forgot-password', { email: unknown });
+    const forKnown = await server.client().post('/api/forgot-password', { email: a.email });
+    expect(forUnknown.status).toBe(200);
+    expect(forUnknown.body).toEqual(forKnown.body);
+    // The known account's mail went out after the unknown request was answered.
+    await waitForMail(a.email, RESET_SUBJECT);
+    expect(sink.messages.filter((m) => recipients(m).includes(unknown))).toHaveLength(0);
+  });
+});
+
+describe('reset password with the mailed token', () => {
+  it('sets the new password once and ends every earlier session', async () => {
+    const a = await makeUser(server);
+    const other = server.client();
+    expect((await other.post('/api/login', { email: a.email, password: a.password })).status).toBe(
+      200,
+    );
+    expect((await a.client.get('/api/user')).status).toBe(200);
+
+    await server.client().post('/api/forgot-password', { email: a.email });
+    const [mail] = await waitForMail(a.email, RESET_SUBJECT);
+    const token = tokenIn(mail!, '/reset-password');
+    expect(linkIn(mail!, '/reset-password')).not.toContain('welcome=');
+
+    const reset = await server
+      .client()
+      .post('/api/reset-password', { token, password: 'brand-new-pass' });
+    expect(reset.status).toBe(200);
+    expect(reset.body).toEqual({ success: true, isFirstTime: false });
+
+    // Sessions from before the reset are over.
+    expect((await a.client.get('/api/user')).status).toBe(401);
+    expect((await other.get('/api/user')).status).toBe(401);
+
+    const oldPw = await server
+      .client()
+      .post('/api/login', { email: a.email, password: a.password });
+    expect(oldPw.status).toBe(401);
+    expect(oldPw.body.code).toBe('invalid_credentials');
+    const newPw = await server
+      .client()
+      .post('/api/login', { email: a.email, password: 'brand-new-pass' });
+    expect(newPw.status).toBe(200);
+    expect(newPw.body.id).toBe(a.id);
+
+    const again = await server
+      .client()
+      .post('/api/reset-password', { token, password: 'third-password' });
+    expect(again.status).toBe(400);
+    expect(again.body.code).toBe('token_invalid');
+    // The refused second use changed nothing.
+    const stillNew = await server
+      .client()
+      .post('/api/login', { email: a.email, password: 'brand-new-pass' });
+    expect(stillNew.status).toBe(200);
+  });
+
+  it('only the newest reset link works', async () => {
+    const a = await makeUser(server);
+    await server.client().post('/api/forgot-password', { email: a.email });
+    await waitForMail(a.email, RESET_SUBJECT, 1);
+    await server.client().post('/api/forgot-password', { email: a.email });
+    const mails = await waitForMail(a.email, RESET_SUBJECT, 2);
+    const [first, second] = mails.map((m) => tokenIn(m, '/reset-password'));
+    expect(first).not.toBe(second);
+    const old = await server
+      .client()
+      .post('/api/reset-password', { token: first, password: 'another-pass' });
+    expect(old.status).toBe(400);
+    expect(old.body.code).toBe('token_invalid');
+    const fresh = await server
+      .client()
+      .post('/api/reset-password', { token: second, password: 'another-pass' });
+    expect(fresh.status).toBe(200);
+  });
+
+  it('refuses an expired token with token_expired', async () => {
+    const a = await makeUser(expiring);
+    await expiring.client().post('/api/forgot-password', { email: a.email });
+    const [mail] = await waitForMail(a.email, RESET_SUBJECT);
+    await sleep(20); // the token lives 6 ms on this server
+    const res = await expiring
+      .client()
+      .post('/api/reset-password', {
+        token: tokenIn(mail!, '/reset-password'),
+        password: 'later-pass',
+      });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('token_expired');
+    expect(res.body.error).toContain('expired');
+    // The password did not change.
+    const login = await expiring
+      .client()
+      .post('/api/login', { email: a.email, password: a.password });
+    expect(login.status).toBe(200);
+  });
+
+  it.each([
+    [{ token: '', password: 'secret12' }, 'Reset token is missing'],
+    [{ password: 'secret12' }, 'Reset token is missing'],
+    [{ token: 'abc', password: '12345' }, 'Password must be at least 6 characters'],
+    [{ token: 'abc' }, 'Password must be at least 6 characters'],
+  ])('rejects %j with "%s"', async (body, message) => {
+    const res = await server.client().post('/api/reset-password', body);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(res.body.error).toBe(message);
+  });
+
+  it('refuses a token that was never issued', async () => {
+    const res = await server
+      .client()
+      .post('/api/reset-password', { token: 'x'.repeat(43), password: 'secret12' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('token_invalid');
+  });
+});
+
+describe('e-mail verification', () => {
+  it('mails a link at registration that verifies the address once', async () => {
+    const a = await makeUser(server, { firstName: 'Vera' });
+    expect(a.user.emailVerified).toBe(false);
+    const [mail] = await waitForMail(a.email, VERIFY_SUBJECT);
+    expect(linkIn(mail!, '/verify-email')).toMatch(
+      new RegExp(`^${PUBLIC_URL}/verify-email\\?token=[\\w-]{32,}$`),
+    );
+    expect(mail!.text).toContain('Hi Vera');
+    const token = tokenIn(mail!, '/verify-email');
+
+    const res = await server.client().get(`/api/verify-email?token=${token}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      message: 'Email verified!',
+      user: { email: a.email, firstName: 'Vera' },
+    });
+    const me = await a.client.get('/api/user');
+    expect(me.status).toBe(200);
+    expect(me.body.emailVerified).toBe(true);
+
+    const again = await server.client().get(`/api/verify-email?token=${token}`);
+    expect(again.status).toBe(400);
+    expect(again.body.code).toBe('token_invalid');
+  });
+
+  it.each(['/api/verify-email', '/api/verify-email?token='])(
+    '%s answers 400 "No verification token provided."',
+    async (path) => {
+      const res = await server.client().get(path);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('No verification token provided.');
+    },
+  );
+
+  it('resend issues a new link and the older one stops working', async () => {
+    const a = await makeUser(server);
+    const [first] = await waitForMail(a.email, VERIFY_SUBJECT, 1);
+    const res = await server.client().post('/api/resend-verification', { email: a.email });
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    expect(typeof res.body.message).toBe('string');
+    const mails = await waitForMail(a.email, VERIFY_SUBJECT, 2);
+    expect(mails).toHaveLength(2);
+    const oldToken = tokenIn(first!, '/verify-email');
+    const newToken = tokenIn(mails[1]!, '/verify-email');
+    expect(newToken).not.toBe(oldToken);
+
+    const old = await server.client().get(`/api/verify-email?token=${oldToken}`);
+    expect(old.status).toBe(400);
+    expect(old.body.code).toBe('token_invalid');
+    expect((await a.client.get('/api/user')).body.emailVerified).toBe(false);
+
+    const fresh = await server.client().get(`/api/verify-email?token=${newToken}`);
+    expect(fresh.status).toBe(200);
+    expect((await a.client.get('/api/user')).body.emailVerified).toBe(true);
+  });
+
+  it('resend answers an unknown e-mail the same way and sends nothing', async () => {
+    const a = await makeUser(server);
+    await waitForMail(a.email, VERIFY_SUBJECT, 1);
+    const unknown = `ghost-${Date.now()}@example.test`;
+    const forUnknown = await server.client().post('/api/resend-verification', { email: unknown });
+    const forKnown = await server.client().post('/api/resend-verification', { email: a.email });
+    expect(forUnknown.status).toBe(200);
+    expect(forUnknown.body).toEqual(forKnown.body);
+    await waitForMail(a.email, VERIFY_SUBJECT, 2);
+    expect(sink.messages.filter((m) => recipients(m).includes(unknown))).toHaveLength(0);
+  });
+
+  it('resend sends nothing for an address that is already verified', async () => {
+    const a = await makeUser(server);
+    const [mail] = await waitForMail(a.email, VERIFY_SUBJECT, 1);
+    await server.client().get(`/api/verify-email?token=${tokenIn(mail!, '/verify-email')}`);
+    const res = await server.client().post('/api/resend-verification', { email: a.email });
+    expect(res.status).toBe(200);
+    // A reset mail to the same address acts as a marker that later mail would have arrived.
+    await server.client().post('/api/forgot-password', { email: a.email });
+    await waitForMail(a.email, RESET_SUBJECT);
+    expect(mailsTo(a.email, VERIFY_SUBJECT)).toHaveLength(1);
+  });
+
+  it('refuses an expired verification token with token_expired', async () => {
+    const a = await makeUser(expiring);
+    const [mail] = await waitForMail(a.email, VERIFY_SUBJECT);
+    await sleep(20); // the token lives under 4 ms on this server
+    const res = await expiring
+      .client()
+      .get(`/api/verify-email?token=${tokenIn(mail!, '/verify-email')}`);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('token_expired');
+    expect(res.body.error).toContain('expired');
+  });
+});
+
+/** A loopback port nobody listens on: connecting to it is refused at once. */
+async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+describe('when the mail server is down', () => {
+  let broken: TestServer;
+  beforeAll(async () => {
+    broken = await startTestServer({ SMTP_URL: `smtp://127.0.0.1:${await closedPort()}` });
+  });
+  afterAll(() => broken?.stop());
+
+  it('forgot-password and resend answer the same for known and unknown e-mails, never a 500', async () => {
+    const a = await makeUser(broken);
+    const unknown = `nobody-${Date.now()}@example.test`;
+    for (const path of ['/api/forgot-password', '/api/resend-verification']) {
+      const known = await broken.client().post(path, { email: a.email });
+      const other = await broken.client().post(path, { email: unknown });
+      expect(known.status).toBe(200);
+      expect(known.body).toEqual(other.body);
+    }
+  });
+});
+
+describe('without SMTP_URL', () => {
+  it('answers the reset link directly, and that link works', async () => {
+    const a = await makeUser(plain);
+    const res = await plain.client().post('/api/forgot-password', { email: a.email });
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    expect(res.body.resetLink).toMatch(/\/reset-password\?token=[\w-]{32,}$/);
+    const token = new URL(res.body.resetLink).searchParams.get('token');
+    const reset = await plain
+      .client()
+      .post('/api/reset-password', { token, password: 'plain-new-pass' });
+    expect(reset.status).toBe(200);
+    expect(reset.body).toEqual({ success: true, isFirstTime: false });
+    const login = await plain
+      .client()
+      .post('/api/login', { email: a.email, password: 'plain-new-pass' });
+    expect(login.status).toBe(200);
+    expect(login.body.id).toBe(a.id);
+  });
+
+  it('gives no link for an unknown e-mail', async () => {
+    const res = await plain
+      .client()
+      .post('/api/forgot-password', { email: `nobody-${Date.now()}@example.test` });
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    expect(res.body).not.toHaveProperty('resetLink');
+  });
+});

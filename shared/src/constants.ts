@@ -103,7 +103,7 @@ export const MOODS = [
   'determined',
   'mischievous',
 ] as const;
-export type Mood = (typeof MOODS)[number];
+export type MoodName = (typeof MOODS)[number];
 
 export const SURPRISE_EMOJIS = [
   '💫',

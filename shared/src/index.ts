@@ -8,3 +8,7 @@ export * from './schemas/profile';
 export * from './schemas/friends';
 export * from './schemas/invites';
 export * from './schemas/admin';
+export * from './schemas/pings';
+export * from './schemas/anchors';
+export * from './schemas/insights';
+export * from './schemas/sync';

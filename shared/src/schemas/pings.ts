@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { DEFAULT_PROMPT_EMOJI, LIMITS, REACTION_TYPES } from '../constants';
+import { Id, IsoDate } from './common';
+import { UserSummary } from './users';
+
+/** At most `max` user-perceived characters (an emoji with modifiers counts once). */
+export function graphemeCount(s: string): number {
+  let n = 0;
+  for (const _ of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(s)) n++;
+  return n;
+}
+
+export const Emoji = (max = LIMITS.promptEmoji) =>
+  z
+    .string()
+    .trim()
+    .max(64, `Emoji must be at most ${max} characters`)
+    .refine((s) => graphemeCount(s) <= max, { message: `Emoji must be at most ${max} characters` });
+
+export const PromptText = z
+  .string({ message: 'Please enter a prompt text' })
+  .trim()
+  .min(1, 'Please enter a prompt text')
+  .max(LIMITS.promptText, `Prompt text must be at most ${LIMITS.promptText} characters`);
+
+// ---------- prompts ----------
+
+export const PromptAssignment = z.object({ friendId: Id, friend: UserSummary });
+
+export const Prompt = z.object({
+  id: Id,
+  text: z.string(),
+  emoji: z.string(),
+  isDefault: z.boolean(),
+  ownerId: Id.nullable(),
+  createdAt: IsoDate,
+  updatedAt: IsoDate,
+  assignments: z.array(PromptAssignment),
+});
+export type Prompt = z.infer<typeof Prompt>;
+
+export const CreatePromptBody = z.strictObject({
+  /** Client-generated UUIDv7; the server makes one when absent. */
+  id: Id.optional(),
+  text: PromptText,
+  emoji: Emoji().optional().transform((e) => e || DEFAULT_PROMPT_EMOJI),
+});
+export type CreatePromptBody = z.input<typeof CreatePromptBody>;
+
+export const UpdatePromptBody = z.strictObject({
+  text: PromptText,
+  emoji: Emoji().optional().transform((e) => e || DEFAULT_PROMPT_EMOJI),
+});
+
+export const AssignPromptBody = z.strictObject({
+  promptId: Id,
+  friendId: Id,
+});
+
+// ---------- pings ----------
+
+export const Reaction = z.object({
+  id: Id,
+  pingId: Id,
+  userId: Id,
+  reactionType: z.enum(REACTION_TYPES),
+  createdAt: IsoDate,
+});
+export type Reaction = z.infer<typeof Reaction>;
+
+export const PING_KINDS = ['prompt', 'custom', 'surprise', 'anchor'] as const;
+
+export const Ping = z.object({
+  id: Id,
+  kind: z.enum(PING_KINDS),
+  senderId: Id,
+  receiverId: Id,
+  sender: UserSummary,
+  receiver: UserSummary,
+  /** The prompt as it read when sent (null for custom pings). */
+  prompt: z.object({ id: Id.nullable(), text: z.string(), emoji: z.string() }).nullable(),
+  customText: z.string().nullable(),
+  customEmoji: z.string().nullable(),
+  anchorId: Id.nullable(),
+  groupId: Id.nullable(),
+  createdAt: IsoDate,
+  isRead: z.boolean(),
+  readAt: IsoDate.nullable(),
+  /** Whether the person asking bookmarked it (a moment). */
+  isBookmarked: z.boolean(),
+  reactions: z.array(Reaction),
+});
+export type Ping = z.infer<typeof Ping>;
+
+export const SendPingBody = z.strictObject({
+  id: Id.optional(),
+  promptId: Id,
+  receiverId: Id,
+});
+
+export const GroupPingBody = z
+  .strictObject({
+    groupId: Id.optional(),
+    promptId: Id,
+    receiverIds: z
+      .array(Id, { message: 'Please select at least one friend to ping' })
+      .min(1, 'Please select at least one friend to ping')
+      .max(50, 'A group ping goes to at most 50 friends'),
+    /** Optional client ids, one per receiver, in the same order. */
+    ids: z.array(Id).optional(),
+  })
+  .refine((b) => new Set(b.receiverIds).size === b.receiverIds.length, {
+    message: 'Each friend can be chosen only once',
+    path: ['receiverIds'],
+  })
+  .refine((b) => !b.ids || b.ids.length === b.receiverIds.length, {
+    message: 'Give one id per receiver',
+    path: ['ids'],
+  });
+
+export const CustomPingBody = z.strictObject({
+  id: Id.optional(),
+  receiverId: Id,
+  customText: z
+    .string({ message: 'Please write a message to send' })
+    .trim()
+    .min(1, 'Please write a message to send')
+    .max(LIMITS.customPingText, `Messages must be at most ${LIMITS.customPingText} characters`),
+  customEmoji: Emoji().optional().transform((e) => e || DEFAULT_PROMPT_EMOJI),
+  /** A surprise message (spec: Surprise message dialog) rather than a plain custom ping. */
+  surprise: z.boolean().optional(),
+  /** Sent from an anchor: the anchor's id (the receiver sees it as anchor activity). */
+  anchorId: Id.optional(),
+});
+
+export const ReactionBody = z.strictObject({
+  id: Id.optional(),
+  reactionType: z.enum(REACTION_TYPES, { message: 'Reaction must be heart, yes or wow' }),
+});
+
+export const BookmarkBody = z.strictObject({
+  bookmarked: z.boolean().default(true),
+  title: z.string().trim().max(100).optional(),
+  description: z.string().trim().max(200).optional(),
+});
+
+export const CountResponse = z.object({ count: z.number().int() });
+export type CountResponse = z.infer<typeof CountResponse>;
+
+export const PingIdParams = z.object({ id: Id });

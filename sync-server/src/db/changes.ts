@@ -1,19 +1,11 @@
 import type { Db } from './connection';
 import { nowIso } from './connection';
+import type { SyncEntity } from '@pingme/shared';
 import type { ChangeOp } from './schema';
 
 /** Every kind of record a device mirrors; docs/sync.md describes each one's pull shape. */
-export type Entity =
-  | 'user'
-  | 'friendship'
-  | 'prompt'
-  | 'assignment'
-  | 'ping'
-  | 'reaction'
-  | 'anchor'
-  | 'mood'
-  | 'moment'
-  | 'pack';
+export type Entity = SyncEntity;
+
 
 /** One change-log row per affected user, in the caller's transaction. */
 export async function recordChange(

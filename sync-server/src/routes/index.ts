@@ -1,5 +1,6 @@
 /** Every router module besides auth; app.ts mounts them in this order. */
 import type Router from '@koa/router';
 import type { AppDeps } from '../app';
+import { oauthRoutes } from './oauth';
 
-export const routeModules: ((deps: AppDeps) => Router)[] = [];
+export const routeModules: ((deps: AppDeps) => Router)[] = [oauthRoutes];

@@ -217,12 +217,10 @@ describe('reset password with the mailed token', () => {
     await expiring.client().post('/api/forgot-password', { email: a.email });
     const [mail] = await waitForMail(a.email, RESET_SUBJECT);
     await sleep(20); // the token lives 6 ms on this server
-    const res = await expiring
-      .client()
-      .post('/api/reset-password', {
-        token: tokenIn(mail!, '/reset-password'),
-        password: 'later-pass',
-      });
+    const res = await expiring.client().post('/api/reset-password', {
+      token: tokenIn(mail!, '/reset-password'),
+      password: 'later-pass',
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('token_expired');
     expect(res.body.error).toContain('expired');

@@ -21,7 +21,9 @@ export const PendingResponse = z.object({
 export type PendingResponse = z.infer<typeof PendingResponse>;
 
 export const FriendRequestBody = z.strictObject({ friendId: Id });
+export type FriendRequestBody = z.infer<typeof FriendRequestBody>;
 export const RequestIdBody = z.strictObject({ requestId: Id });
+export type RequestIdBody = z.infer<typeof RequestIdBody>;
 /** POST /api/friends: only status 'pending' (an alias of /api/friends/request). */
 export const PostFriendsBody = z.strictObject({
   friendId: Id,
@@ -29,6 +31,7 @@ export const PostFriendsBody = z.strictObject({
     message: "Only status 'pending' is accepted: use /api/friends/request",
   }),
 });
+export type PostFriendsBody = z.infer<typeof PostFriendsBody>;
 
 export const FRIEND_REQUEST_OUTCOMES = ['pending', 'accepted'] as const;
 export const FriendRequestResponse = z.object({
@@ -40,11 +43,18 @@ export const FriendRequestResponse = z.object({
 });
 export type FriendRequestResponse = z.infer<typeof FriendRequestResponse>;
 
+/**
+ * What /api/friends/accept and /api/friends/reject did: 'accepted' (also when it already was),
+ * 'declined' (the receiver said no) or 'withdrawn' (the sender took their request back).
+ */
+export const FRIEND_ACTION_OUTCOMES = ['accepted', 'declined', 'withdrawn'] as const;
 export const FriendActionResponse = z.object({
   success: z.literal(true),
   requestId: Id,
+  outcome: z.enum(FRIEND_ACTION_OUTCOMES),
   friend: UserSummary,
 });
+export type FriendActionResponse = z.infer<typeof FriendActionResponse>;
 
 export const FriendStats = z.object({
   totalPings: z.number().int(),
@@ -54,3 +64,4 @@ export const FriendStats = z.object({
 export type FriendStats = z.infer<typeof FriendStats>;
 
 export const FriendIdParams = z.object({ friendId: Id });
+export type FriendIdParams = z.infer<typeof FriendIdParams>;

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from './connection';
+import { nowIso } from './connection';
 import type { FriendshipRow } from './schema';
 
 /** The one row, whatever its status, between two people. */
@@ -43,4 +45,50 @@ export async function friendIds(db: Db, userId: string): Promise<string[]> {
     .where((eb) => eb.or([eb('requesterId', '=', userId), eb('addresseeId', '=', userId)]))
     .execute();
   return rows.map((r) => (r.requesterId === userId ? r.addresseeId : r.requesterId));
+}
+
+export async function findFriendshipById(db: Db, id: string): Promise<FriendshipRow | undefined> {
+  return db.selectFrom('friendships').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * A new row between two people; the unordered pair is unique (migration 001). `at` (ISO) backdates
+ * the row, for the demo data; it defaults to now.
+ */
+export async function insertFriendship(
+  db: Db,
+  fields: {
+    requesterId: string;
+    addresseeId: string;
+    status: 'pending' | 'accepted';
+    at?: string;
+  },
+): Promise<FriendshipRow> {
+  const now = fields.at ?? nowIso();
+  return db
+    .insertInto('friendships')
+    .values({
+      id: randomUUID(),
+      requesterId: fields.requesterId,
+      addresseeId: fields.addresseeId,
+      status: fields.status,
+      createdAt: now,
+      acceptedAt: fields.status === 'accepted' ? now : null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Turns a pending row into a friendship, from now. */
+export async function acceptFriendship(db: Db, id: string): Promise<FriendshipRow> {
+  return db
+    .updateTable('friendships')
+    .set({ status: 'accepted', acceptedAt: nowIso() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteFriendship(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('friendships').where('id', '=', id).execute();
 }

@@ -1,6 +1,14 @@
 /** Every router module besides auth; app.ts mounts them in this order. */
 import type Router from '@koa/router';
 import type { AppDeps } from '../app';
+import { friendRoutes } from './friends';
+import { inviteRoutes } from './invites';
+import { adminRoutes } from './admin';
 import { oauthRoutes } from './oauth';
 
-export const routeModules: ((deps: AppDeps) => Router)[] = [oauthRoutes];
+export const routeModules: ((deps: AppDeps) => Router)[] = [
+  oauthRoutes,
+  friendRoutes,
+  inviteRoutes,
+  adminRoutes,
+];

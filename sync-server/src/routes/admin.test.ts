@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  makeFriends,
+  makeUser,
+  startTestServer,
+  type MadeUser,
+  type TestServer,
+} from '../../test/harness';
+import { insertDemoPing } from '../db/demo-data';
+import { updateUser } from '../db/users';
+
+const ADMIN_EMAIL = 'boss@admin.test';
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ ADMIN_EMAILS: ` ${ADMIN_EMAIL.toUpperCase()} ,other@x.test` });
+});
+afterAll(() => server.stop());
+
+const db = () => server.database.db;
+const ago = (ms: number) => new Date(Date.now() - ms);
+
+describe('GET /api/admin/metrics', () => {
+  let boss: MadeUser;
+  let pingTimes: Date[];
+
+  beforeAll(async () => {
+    boss = await makeUser(server, { email: ADMIN_EMAIL });
+    const [u1, u2, u3, u4] = [
+      await makeUser(server),
+      await makeUser(server),
+      await makeUser(server),
+      await makeUser(server),
+    ] as [MadeUser, MadeUser, MadeUser, MadeUser];
+    // 2 friendships, 2 pending requests
+    await makeFriends(u1, u2);
+    await makeFriends(u1, u3);
+    expect((await u2.client.post('/api/friends/request', { friendId: u3.id })).status).toBe(201);
+    expect((await u4.client.post('/api/friends/request', { friendId: u1.id })).status).toBe(201);
+
+    // 2 custom prompts and 1 default one
+    const now = new Date().toISOString();
+    const prompt = (ownerId: string | null, isDefault: number) => ({
+      id: randomUUID(),
+      ownerId,
+      text: 'Ping me when you need a hug',
+      emoji: '🤗',
+      isDefault,
+      position: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await db()
+      .insertInto('prompts')
+      .values([prompt(u1.id, 0), prompt(u2.id, 0), prompt(null, 1)])
+      .execute();
+
+    // 4 pings: three senders within the week, one 20 days ago
+    pingTimes = [ago(60_000), ago(2 * HOUR), ago(3 * DAY), ago(20 * DAY)];
+    const senders = [u1, u2, u3, u4];
+    const receivers = [u2, u1, u1, u1];
+    for (let i = 0; i < 4; i++) {
+      await insertDemoPing(db(), {
+        senderId: senders[i]!.id,
+        receiverId: receivers[i]!.id,
+        promptText: 'Ping me when you need a hug',
+        promptEmoji: '🤗',
+        createdAt: pingTimes[i]!,
+        read: false,
+      });
+    }
+
+    // Nobody but the admin has been seen within the week; u3 joined 10 days ago, u4 40.
+    for (const u of [u1, u2, u3, u4]) {
+      await updateUser(db(), u.id, { lastActiveAt: ago(10 * DAY).toISOString() });
+    }
+    await updateUser(db(), u3.id, { createdAt: ago(10 * DAY).toISOString() });
+    await updateUser(db(), u4.id, { createdAt: ago(40 * DAY).toISOString() });
+  });
+
+  it('counts exactly what was created', async () => {
+    expect(boss.user.isAdmin).toBe(true);
+    const res = await boss.client.get('/api/admin/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const midnight = new Date();
+    midnight.setUTCHours(0, 0, 0, 0);
+    const pingsToday = pingTimes.filter((t) => t >= midnight).length;
+    // boss, u1 and u2 registered just now (u3 10 days ago, u4 40 days ago)
+    const justNow = new Date() >= midnight ? 3 : 0;
+    expect(res.body).toEqual({
+      totalUsers: 5,
+      totalPings: 4,
+      customPrompts: 2,
+      totalFriendships: 2,
+      // the admin (seen now) and u1, u2, u3 (sent pings this week); not u4
+      activeUsersWeek: 4,
+      newUsers: { today: justNow, week: 3, month: 4 },
+      pendingRequests: 2,
+      pingsToday,
+      averagePingsPerUser: 0.8,
+      computedAt: expect.any(String),
+    });
+    expect(Math.abs(Date.parse(res.body.computedAt) - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('follows changes: new people, a request and its acceptance', async () => {
+    const before = (await boss.client.get('/api/admin/metrics')).body;
+    const a = await makeUser(server);
+    const b = await makeUser(server);
+    const req = await a.client.post('/api/friends/request', { friendId: b.id });
+    // b's device loads their requests: b has been seen by the server now, too
+    expect((await b.client.get('/api/friends/pending')).body.received).toHaveLength(1);
+    const mid = (await boss.client.get('/api/admin/metrics')).body;
+    expect(mid.totalUsers).toBe(before.totalUsers + 2);
+    expect(mid.pendingRequests).toBe(before.pendingRequests + 1);
+    expect(mid.activeUsersWeek).toBe(before.activeUsersWeek + 2);
+    // 4 pings over 7 people, rounded to one decimal
+    expect(mid.averagePingsPerUser).toBe(0.6);
+    await b.client.post('/api/friends/accept', { requestId: req.body.requestId });
+    const after = (await boss.client.get('/api/admin/metrics')).body;
+    expect(after.pendingRequests).toBe(before.pendingRequests);
+    expect(after.totalFriendships).toBe(before.totalFriendships + 1);
+  });
+});
+
+describe('who may see the metrics', () => {
+  it('a signed-in person who is not an admin is 403', async () => {
+    const u = await makeUser(server);
+    expect(u.user.isAdmin).toBe(false);
+    const res = await u.client.get('/api/admin/metrics');
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({
+      error: 'Access denied. Admin privileges required.',
+      code: 'forbidden',
+    });
+  });
+
+  it('signed out is 401', async () => {
+    const res = await server.client().get('/api/admin/metrics');
+    expect(res.status).toBe(401);
+    expect(res.body.error).toBe('Unauthorized');
+  });
+
+  it('admin status granted on the server takes effect on the next call, and so does revoking', async () => {
+    const u = await makeUser(server);
+    expect((await u.client.get('/api/admin/metrics')).status).toBe(403);
+    await updateUser(db(), u.id, { isAdmin: 1 });
+    expect((await u.client.get('/api/admin/metrics')).status).toBe(200);
+    await updateUser(db(), u.id, { isAdmin: 0 });
+    expect((await u.client.get('/api/admin/metrics')).status).toBe(403);
+  });
+
+  it('ADMIN_EMAILS applies at sign-in to an account that existed before', async () => {
+    const u = await makeUser(server, { email: 'other@x.test' });
+    // registered with a listed e-mail: already an admin
+    expect(u.user.isAdmin).toBe(true);
+    await updateUser(db(), u.id, { isAdmin: 0 });
+    const c = server.client();
+    const login = await c.post('/api/login', { email: u.email, password: u.password });
+    expect(login.body.isAdmin).toBe(true);
+    expect((await c.get('/api/admin/metrics')).status).toBe(200);
+  });
+});

@@ -3,19 +3,27 @@ import { LIMITS, PROFILE_VISIBILITIES } from '../constants';
 import { isValidUsername } from '../domain';
 import { ClockTime } from './common';
 
-export const Handle = z.string().refine(isValidUsername, {
-  message: `Usernames are ${LIMITS.usernameMin}-${LIMITS.usernameMax} characters of a-z, 0-9 and _`,
+const HANDLE_RULE = `Usernames are ${LIMITS.usernameMin}-${LIMITS.usernameMax} characters of a-z, 0-9 and _`;
+export const Handle = z.string({ message: HANDLE_RULE }).refine(isValidUsername, {
+  message: HANDLE_RULE,
 });
 
 const text = (label: string, max: number) =>
-  z.string().trim().max(max, `${label} must be at most ${max} characters`);
+  z
+    .string({ message: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`);
 
 /** A data URL from the photo pipeline, or '' to remove the photo. */
-export const ImageDataUrl = z.string().refine((s) => s === '' || s.startsWith('data:image/'), {
-  message: 'Please choose an image file (JPG, PNG, GIF).',
-});
+export const ImageDataUrl = z
+  .string({ message: 'Please choose an image file (JPG, PNG, GIF).' })
+  .refine((s) => s === '' || s.startsWith('data:image/'), {
+    message: 'Please choose an image file (JPG, PNG, GIF).',
+  });
 
-export const UsernameCheckParams = z.object({ handle: z.string().max(200) });
+export const UsernameCheckParams = z.object({
+  handle: z.string().max(200, `Usernames are at most ${LIMITS.usernameMax} characters`),
+});
 export const UsernameCheckResponse = z.object({
   available: z.boolean(),
   handle: z.string(),
@@ -31,10 +39,19 @@ export const CompleteOnboardingBody = z.strictObject({
 });
 export type CompleteOnboardingBody = z.infer<typeof CompleteOnboardingBody>;
 
-export const OnboardingBody = z.strictObject({
-  step: z.number().int().min(0).max(LIMITS.tourSteps).optional(),
-  completed: z.boolean().optional(),
-});
+export const OnboardingBody = z
+  .strictObject({
+    step: z
+      .number({ message: 'Tour step must be a number' })
+      .int('Tour step must be a whole number')
+      .min(0, 'Tour step must be at least 0')
+      .max(LIMITS.tourSteps, `Tour step must be at most ${LIMITS.tourSteps}`)
+      .optional(),
+    completed: z.boolean({ message: 'completed must be true or false' }).optional(),
+  })
+  .refine((b) => b.step !== undefined || b.completed !== undefined, {
+    message: 'Send step or completed',
+  });
 export type OnboardingBody = z.infer<typeof OnboardingBody>;
 
 export const ProfileUpdateBody = z.strictObject({

@@ -80,9 +80,19 @@ export const UserSearchResult = UserSummary.extend({
 });
 export type UserSearchResult = z.infer<typeof UserSearchResult>;
 
+export const UserSearchResults = z.array(UserSearchResult);
+export type UserSearchResults = z.infer<typeof UserSearchResults>;
+
+/** One row of GET /api/users/suggestions: a search row plus how many friends you share. */
+export const SuggestionResult = UserSearchResult.extend({
+  mutualFriends: z.number().int(),
+});
+export type SuggestionResult = z.infer<typeof SuggestionResult>;
+export const SuggestionResults = z.array(SuggestionResult);
+
 export const SearchQuery = z.object({
   q: z
-    .string()
+    .string({ message: `Type at least ${LIMITS.searchMinChars} characters to search` })
     .trim()
     .min(LIMITS.searchMinChars, `Type at least ${LIMITS.searchMinChars} characters to search`)
     .max(LIMITS.searchMaxChars, `Search text must be at most ${LIMITS.searchMaxChars} characters`),

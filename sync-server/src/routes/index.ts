@@ -5,10 +5,14 @@ import { friendRoutes } from './friends';
 import { inviteRoutes } from './invites';
 import { adminRoutes } from './admin';
 import { oauthRoutes } from './oauth';
+import { profileRoutes } from './profile';
+import { usersRoutes } from './users';
 
 export const routeModules: ((deps: AppDeps) => Router)[] = [
   oauthRoutes,
   friendRoutes,
   inviteRoutes,
   adminRoutes,
+  profileRoutes,
+  usersRoutes,
 ];

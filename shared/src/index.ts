@@ -12,3 +12,4 @@ export * from './schemas/pings';
 export * from './schemas/anchors';
 export * from './schemas/insights';
 export * from './schemas/sync';
+export * from './uuid';

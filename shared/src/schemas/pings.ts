@@ -17,6 +17,10 @@ export const Emoji = (max = LIMITS.promptEmoji) =>
     .max(64, `Emoji must be at most ${max} characters`)
     .refine((s) => graphemeCount(s) <= max, { message: `Emoji must be at most ${max} characters` });
 
+/** An id the person must choose: a missing one gets `missing`, a malformed one 'Must be a valid id'. */
+const ChosenId = (missing: string) =>
+  z.uuid({ error: (iss) => (iss.input === undefined ? missing : 'Must be a valid id') });
+
 export const PromptText = z
   .string({ message: 'Please enter a prompt text' })
   .trim()
@@ -43,19 +47,26 @@ export const CreatePromptBody = z.strictObject({
   /** Client-generated UUIDv7; the server makes one when absent. */
   id: Id.optional(),
   text: PromptText,
-  emoji: Emoji().optional().transform((e) => e || DEFAULT_PROMPT_EMOJI),
+  emoji: Emoji()
+    .optional()
+    .transform((e) => e || DEFAULT_PROMPT_EMOJI),
 });
 export type CreatePromptBody = z.input<typeof CreatePromptBody>;
 
 export const UpdatePromptBody = z.strictObject({
   text: PromptText,
-  emoji: Emoji().optional().transform((e) => e || DEFAULT_PROMPT_EMOJI),
+  emoji: Emoji()
+    .optional()
+    .transform((e) => e || DEFAULT_PROMPT_EMOJI),
 });
 
 export const AssignPromptBody = z.strictObject({
-  promptId: Id,
-  friendId: Id,
+  promptId: ChosenId('Please choose a prompt'),
+  friendId: ChosenId('Please select at least one friend to assign this prompt to.'),
 });
+
+/** GET /api/prompts/default and GET /api/prompts/user. */
+export const PromptList = z.array(Prompt);
 
 // ---------- pings ----------
 
@@ -92,16 +103,18 @@ export const Ping = z.object({
 });
 export type Ping = z.infer<typeof Ping>;
 
+export const PingList = z.array(Ping);
+
 export const SendPingBody = z.strictObject({
   id: Id.optional(),
-  promptId: Id,
-  receiverId: Id,
+  promptId: ChosenId('Please choose a prompt'),
+  receiverId: ChosenId('Please select a friend to send the ping to.'),
 });
 
 export const GroupPingBody = z
   .strictObject({
     groupId: Id.optional(),
-    promptId: Id,
+    promptId: ChosenId('Please choose a prompt'),
     receiverIds: z
       .array(Id, { message: 'Please select at least one friend to ping' })
       .min(1, 'Please select at least one friend to ping')
@@ -116,20 +129,34 @@ export const GroupPingBody = z
   .refine((b) => !b.ids || b.ids.length === b.receiverIds.length, {
     message: 'Give one id per receiver',
     path: ['ids'],
+  })
+  .refine((b) => !b.ids || new Set(b.ids).size === b.ids.length, {
+    message: 'Each ping needs its own id',
+    path: ['ids'],
   });
+
+/** POST /api/pings/group: one ping per receiver, in the order of receiverIds. */
+export const GroupPingResponse = z.object({ groupId: Id, pings: z.array(Ping) });
+export type GroupPingResponse = z.infer<typeof GroupPingResponse>;
 
 export const CustomPingBody = z.strictObject({
   id: Id.optional(),
-  receiverId: Id,
+  receiverId: ChosenId('Please select a friend to send the ping to.'),
   customText: z
     .string({ message: 'Please write a message to send' })
     .trim()
     .min(1, 'Please write a message to send')
     .max(LIMITS.customPingText, `Messages must be at most ${LIMITS.customPingText} characters`),
-  customEmoji: Emoji().optional().transform((e) => e || DEFAULT_PROMPT_EMOJI),
+  /** Absent or empty: 💫 for a surprise, 💭 otherwise (the server fills it in). */
+  customEmoji: Emoji()
+    .optional()
+    .transform((e) => e || undefined),
   /** A surprise message (spec: Surprise message dialog) rather than a plain custom ping. */
   surprise: z.boolean().optional(),
-  /** Sent from an anchor: the anchor's id (the receiver sees it as anchor activity). */
+  /**
+   * Sent from an anchor: the anchor's id (the receiver sees it as anchor activity). When it names
+   * no accepted anchor between the two, the ping is still delivered, as a plain custom ping.
+   */
   anchorId: Id.optional(),
 });
 
@@ -138,13 +165,37 @@ export const ReactionBody = z.strictObject({
   reactionType: z.enum(REACTION_TYPES, { message: 'Reaction must be heart, yes or wow' }),
 });
 
+/** One row of GET /api/pings/reactions: a reaction with the person who reacted. */
+export const ReactionListItem = Reaction.extend({ user: UserSummary });
+export type ReactionListItem = z.infer<typeof ReactionListItem>;
+export const ReactionList = z.array(ReactionListItem);
+
+export const MOMENT_TITLE_MAX = 100;
+export const MOMENT_DESCRIPTION_MAX = 200;
+
 export const BookmarkBody = z.strictObject({
-  bookmarked: z.boolean().default(true),
-  title: z.string().trim().max(100).optional(),
-  description: z.string().trim().max(200).optional(),
+  bookmarked: z.boolean({ message: 'bookmarked must be true or false' }).default(true),
+  /** Client-generated id of the moment a bookmark creates; the server makes one when absent. */
+  momentId: Id.optional(),
+  title: z
+    .string({ message: 'Title must be text' })
+    .trim()
+    .max(MOMENT_TITLE_MAX, `Titles must be at most ${MOMENT_TITLE_MAX} characters`)
+    .optional(),
+  description: z
+    .string({ message: 'Description must be text' })
+    .trim()
+    .max(
+      MOMENT_DESCRIPTION_MAX,
+      `Descriptions must be at most ${MOMENT_DESCRIPTION_MAX} characters`,
+    )
+    .optional(),
 });
 
 export const CountResponse = z.object({ count: z.number().int() });
 export type CountResponse = z.infer<typeof CountResponse>;
 
 export const PingIdParams = z.object({ id: Id });
+
+/** GET /api/pings/with/{friendId} */
+export const PingsWithParams = z.object({ friendId: Id });

@@ -5,6 +5,7 @@ import { friendRoutes } from './friends';
 import { inviteRoutes } from './invites';
 import { adminRoutes } from './admin';
 import { oauthRoutes } from './oauth';
+import { promptRoutes } from './prompts';
 import { profileRoutes } from './profile';
 import { usersRoutes } from './users';
 
@@ -15,4 +16,5 @@ export const routeModules: ((deps: AppDeps) => Router)[] = [
   adminRoutes,
   profileRoutes,
   usersRoutes,
+  promptRoutes,
 ];

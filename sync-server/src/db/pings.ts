@@ -1,0 +1,487 @@
+/**
+ * Pings, their reactions and the moments (bookmarks) made of them. Only the sender and the
+ * receiver ever see a ping; `isBookmarked` is the viewer's own; reactions are everyone's.
+ * Loads are batched: one query each for pings, people, reactions and moments per chunk of ids.
+ */
+import {
+  DEFAULT_PROMPT_EMOJI,
+  type Moment,
+  type Ping,
+  type Reaction,
+  type ReactionListItem,
+  type ReactionType,
+  type UserSummary,
+} from '@pingme/shared';
+import type { Db } from './connection';
+import { nowIso } from './connection';
+import type { PingKind, PingRow } from './schema';
+import { chunks } from './prompts';
+
+export type NewPing = {
+  id: string;
+  senderId: string;
+  receiverId: string;
+  kind: PingKind;
+  promptId: string | null;
+  promptText: string | null;
+  promptEmoji: string | null;
+  customText: string | null;
+  customEmoji: string | null;
+  anchorId: string | null;
+  groupId: string | null;
+  createdAt: string;
+};
+
+// ---------- people ----------
+
+/** Summaries of the given people, one query per chunk. */
+export async function userSummaries(db: Db, ids: string[]): Promise<Map<string, UserSummary>> {
+  const out = new Map<string, UserSummary>();
+  for (const part of chunks([...new Set(ids)])) {
+    const rows = await db
+      .selectFrom('users')
+      .select(['id', 'firstName', 'lastName', 'profileImageUrl'])
+      .where('id', 'in', part)
+      .execute();
+    for (const r of rows) out.set(r.id, r);
+  }
+  return out;
+}
+
+export interface Recipient {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string;
+  rateLimitPerDay: number;
+}
+
+/** What sending needs to know about receivers: their name and their daily limit. */
+export async function recipients(db: Db, ids: string[]): Promise<Map<string, Recipient>> {
+  const out = new Map<string, Recipient>();
+  for (const part of chunks([...new Set(ids)])) {
+    const rows = await db
+      .selectFrom('users')
+      .select(['id', 'firstName', 'lastName', 'email', 'rateLimitPerDay'])
+      .where('id', 'in', part)
+      .execute();
+    for (const r of rows) out.set(r.id, r);
+  }
+  return out;
+}
+
+// ---------- loading pings as a viewer sees them ----------
+
+/**
+ * The pings among `ids` that viewerId sent or received, in the Ping shape of shared: sender and
+ * receiver summaries, the prompt as it read when sent, the viewer's own bookmark, and everyone's
+ * reactions. Order of `ids` kept; unknown or invisible ids omitted.
+ */
+export async function loadPings(db: Db, viewerId: string, ids: string[]): Promise<Ping[]> {
+  const byId = new Map<string, Ping>();
+  for (const part of chunks([...new Set(ids)])) {
+    const rows = await db
+      .selectFrom('pings')
+      .selectAll()
+      .where('id', 'in', part)
+      .where((eb) => eb.or([eb('senderId', '=', viewerId), eb('receiverId', '=', viewerId)]))
+      .execute();
+    if (rows.length === 0) continue;
+    const pingIds = rows.map((r) => r.id);
+    const people = await userSummaries(
+      db,
+      rows.flatMap((r) => [r.senderId, r.receiverId]),
+    );
+    const reactions = await db
+      .selectFrom('reactions')
+      .selectAll()
+      .where('pingId', 'in', pingIds)
+      .orderBy('createdAt')
+      .orderBy('id')
+      .execute();
+    const bookmarked = await db
+      .selectFrom('moments')
+      .select('pingId')
+      .where('userId', '=', viewerId)
+      .where('pingId', 'in', pingIds)
+      .execute();
+    const marks = new Set(bookmarked.map((m) => m.pingId));
+    for (const r of rows) byId.set(r.id, toPing(r, people, marks.has(r.id)));
+    for (const x of reactions) byId.get(x.pingId)?.reactions.push(x);
+  }
+  return ids.flatMap((id) => {
+    const p = byId.get(id);
+    return p ? [p] : [];
+  });
+}
+
+const unknownPerson = (id: string): UserSummary => ({
+  id,
+  firstName: null,
+  lastName: null,
+  profileImageUrl: null,
+});
+
+function toPing(r: PingRow, people: Map<string, UserSummary>, isBookmarked: boolean): Ping {
+  return {
+    id: r.id,
+    kind: r.kind,
+    senderId: r.senderId,
+    receiverId: r.receiverId,
+    sender: people.get(r.senderId) ?? unknownPerson(r.senderId),
+    receiver: people.get(r.receiverId) ?? unknownPerson(r.receiverId),
+    prompt:
+      r.promptText !== null
+        ? { id: r.promptId, text: r.promptText, emoji: r.promptEmoji ?? DEFAULT_PROMPT_EMOJI }
+        : null,
+    customText: r.customText,
+    customEmoji: r.customEmoji,
+    anchorId: r.anchorId,
+    groupId: r.groupId,
+    createdAt: r.createdAt,
+    isRead: r.isRead === 1,
+    readAt: r.readAt,
+    isBookmarked,
+    reactions: [],
+  };
+}
+
+/** Snapshot paging for /api/sync/pull: ids of pings viewerId sent or received, ascending. */
+export async function visiblePingIds(
+  db: Db,
+  viewerId: string,
+  afterId: string | undefined,
+  limit: number,
+): Promise<string[]> {
+  let q = db
+    .selectFrom('pings')
+    .select('id')
+    .where((eb) => eb.or([eb('senderId', '=', viewerId), eb('receiverId', '=', viewerId)]));
+  if (afterId !== undefined) q = q.where('id', '>', afterId);
+  const rows = await q.orderBy('id').limit(limit).execute();
+  return rows.map((r) => r.id);
+}
+
+// ---------- moments ----------
+
+/** viewerId's own moments among `ids`, order kept, others omitted. */
+export async function loadMoments(db: Db, viewerId: string, ids: string[]): Promise<Moment[]> {
+  const byId = new Map<string, Moment>();
+  for (const part of chunks([...new Set(ids)])) {
+    const rows = await db
+      .selectFrom('moments')
+      .select(['id', 'pingId', 'title', 'description', 'createdAt'])
+      .where('userId', '=', viewerId)
+      .where('id', 'in', part)
+      .execute();
+    for (const r of rows) byId.set(r.id, r);
+  }
+  return ids.flatMap((id) => {
+    const m = byId.get(id);
+    return m ? [m] : [];
+  });
+}
+
+/** Snapshot paging for /api/sync/pull: ids of viewerId's moments, ascending. */
+export async function visibleMomentIds(
+  db: Db,
+  viewerId: string,
+  afterId: string | undefined,
+  limit: number,
+): Promise<string[]> {
+  let q = db.selectFrom('moments').select('id').where('userId', '=', viewerId);
+  if (afterId !== undefined) q = q.where('id', '>', afterId);
+  const rows = await q.orderBy('id').limit(limit).execute();
+  return rows.map((r) => r.id);
+}
+
+export async function findMoment(
+  db: Db,
+  userId: string,
+  pingId: string,
+): Promise<{ id: string; title: string; description: string | null } | undefined> {
+  return db
+    .selectFrom('moments')
+    .select(['id', 'title', 'description'])
+    .where('userId', '=', userId)
+    .where('pingId', '=', pingId)
+    .executeTakeFirst();
+}
+
+export async function momentOwner(db: Db, id: string): Promise<string | undefined> {
+  const r = await db.selectFrom('moments').select('userId').where('id', '=', id).executeTakeFirst();
+  return r?.userId;
+}
+
+export async function insertMoment(
+  db: Db,
+  m: { id: string; userId: string; pingId: string; title: string; description: string | null },
+): Promise<void> {
+  await db
+    .insertInto('moments')
+    .values({ ...m, createdAt: nowIso() })
+    .execute();
+}
+
+export async function updateMoment(
+  db: Db,
+  id: string,
+  patch: { title?: string; description?: string | null },
+): Promise<void> {
+  await db.updateTable('moments').set(patch).where('id', '=', id).execute();
+}
+
+export async function deleteMoment(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('moments').where('id', '=', id).execute();
+}
+
+// ---------- pings ----------
+
+export async function findPing(db: Db, id: string): Promise<PingRow | undefined> {
+  return db.selectFrom('pings').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findPings(db: Db, ids: string[]): Promise<PingRow[]> {
+  const out: PingRow[] = [];
+  for (const part of chunks([...new Set(ids)])) {
+    out.push(...(await db.selectFrom('pings').selectAll().where('id', 'in', part).execute()));
+  }
+  return out;
+}
+
+export async function findGroupPings(db: Db, groupId: string): Promise<PingRow[]> {
+  return db.selectFrom('pings').selectAll().where('groupId', '=', groupId).orderBy('id').execute();
+}
+
+export async function insertPings(db: Db, pings: NewPing[]): Promise<void> {
+  for (const part of chunks(pings, 50)) {
+    await db
+      .insertInto('pings')
+      .values(part.map((p) => ({ ...p, isRead: 0, readAt: null })))
+      .execute();
+  }
+}
+
+/** Pings viewerId received, newest first. */
+export async function receivedPingIds(db: Db, viewerId: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('pings')
+    .select('id')
+    .where('receiverId', '=', viewerId)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Pings between two people, both directions, newest first. */
+export async function pingIdsBetween(
+  db: Db,
+  a: string,
+  b: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('pings')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('senderId', '=', a), eb('receiverId', '=', b)]),
+        eb.and([eb('senderId', '=', b), eb('receiverId', '=', a)]),
+      ]),
+    )
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function countUnread(db: Db, receiverId: string): Promise<number> {
+  const r = await db
+    .selectFrom('pings')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('receiverId', '=', receiverId)
+    .where('isRead', '=', 0)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Pings a person sent plus pings they received. */
+export async function countSentAndReceived(db: Db, userId: string): Promise<number> {
+  const sent = await db
+    .selectFrom('pings')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('senderId', '=', userId)
+    .executeTakeFirstOrThrow();
+  const received = await db
+    .selectFrom('pings')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('receiverId', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(sent.n) + Number(received.n);
+}
+
+/** Marks one ping read for its receiver; true when it was unread. */
+export async function markRead(db: Db, id: string, receiverId: string): Promise<boolean> {
+  const r = await db
+    .updateTable('pings')
+    .set({ isRead: 1, readAt: nowIso() })
+    .where('id', '=', id)
+    .where('receiverId', '=', receiverId)
+    .where('isRead', '=', 0)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Marks every unread ping of a receiver read; answers the pings it changed. */
+export async function markAllRead(
+  db: Db,
+  receiverId: string,
+): Promise<{ id: string; senderId: string }[]> {
+  const unread = await db
+    .selectFrom('pings')
+    .select(['id', 'senderId'])
+    .where('receiverId', '=', receiverId)
+    .where('isRead', '=', 0)
+    .execute();
+  const readAt = nowIso();
+  for (const part of chunks(unread.map((p) => p.id))) {
+    await db
+      .updateTable('pings')
+      .set({ isRead: 1, readAt })
+      .where('id', 'in', part)
+      .where('isRead', '=', 0)
+      .execute();
+  }
+  return unread;
+}
+
+// ---------- the daily limit ----------
+
+/** How many pings senderId sent to each receiver at or after `since` (ISO). */
+export async function sentSince(
+  db: Db,
+  senderId: string,
+  receiverIds: string[],
+  since: string,
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const part of chunks([...new Set(receiverIds)])) {
+    const rows = await db
+      .selectFrom('pings')
+      .select(['receiverId', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('senderId', '=', senderId)
+      .where('receiverId', 'in', part)
+      .where('createdAt', '>=', since)
+      .groupBy('receiverId')
+      .execute();
+    for (const r of rows) out.set(r.receiverId, Number(r.n));
+  }
+  return out;
+}
+
+/**
+ * The send time of the `n`-th oldest (0-based) ping from senderId to receiverId at or after
+ * `since`: once it leaves the window, the count drops by n + 1.
+ */
+export async function nthSentSince(
+  db: Db,
+  senderId: string,
+  receiverId: string,
+  since: string,
+  n: number,
+): Promise<string | undefined> {
+  const r = await db
+    .selectFrom('pings')
+    .select('createdAt')
+    .where('senderId', '=', senderId)
+    .where('receiverId', '=', receiverId)
+    .where('createdAt', '>=', since)
+    .orderBy('createdAt')
+    .limit(1)
+    .offset(Math.max(0, n))
+    .executeTakeFirst();
+  return r?.createdAt;
+}
+
+// ---------- anchors ----------
+
+/** True when anchorId is an accepted anchor between a and b (either of them asked). */
+export async function isAcceptedAnchorBetween(
+  db: Db,
+  anchorId: string,
+  a: string,
+  b: string,
+): Promise<boolean> {
+  const r = await db
+    .selectFrom('anchors')
+    .select('id')
+    .where('id', '=', anchorId)
+    .where('status', '=', 'accepted')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('userId', '=', a), eb('friendId', '=', b)]),
+        eb.and([eb('userId', '=', b), eb('friendId', '=', a)]),
+      ]),
+    )
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+// ---------- reactions ----------
+
+export async function findReactionById(db: Db, id: string): Promise<Reaction | undefined> {
+  return db.selectFrom('reactions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Sets userId's one reaction on a ping: a new row, replacing any earlier reaction of theirs
+ * (the new one takes the given id and the current time).
+ */
+export async function replaceReaction(
+  db: Db,
+  r: { id: string; pingId: string; userId: string; reactionType: ReactionType },
+): Promise<void> {
+  await db
+    .deleteFrom('reactions')
+    .where('pingId', '=', r.pingId)
+    .where('userId', '=', r.userId)
+    .execute();
+  await db
+    .insertInto('reactions')
+    .values({ ...r, createdAt: nowIso() })
+    .execute();
+}
+
+/** Reactions (anyone's, the person's own included) on pings userId sent or received. */
+export async function reactionsAround(
+  db: Db,
+  userId: string,
+  limit: number,
+): Promise<ReactionListItem[]> {
+  const rows = await db
+    .selectFrom('reactions as r')
+    .innerJoin('pings as p', 'p.id', 'r.pingId')
+    .innerJoin('users as u', 'u.id', 'r.userId')
+    .select([
+      'r.id',
+      'r.pingId',
+      'r.userId',
+      'r.reactionType',
+      'r.createdAt',
+      'u.firstName',
+      'u.lastName',
+      'u.profileImageUrl',
+    ])
+    .where((eb) => eb.or([eb('p.senderId', '=', userId), eb('p.receiverId', '=', userId)]))
+    .orderBy('r.createdAt', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(({ firstName, lastName, profileImageUrl, ...r }) => ({
+    ...r,
+    user: { id: r.userId, firstName, lastName, profileImageUrl },
+  }));
+}

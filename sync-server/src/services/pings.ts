@@ -1,0 +1,135 @@
+/**
+ * Sending pings: who may ping whom, the receiver's daily limit, and what a delivered ping
+ * announces. Every function runs inside the caller's `mutate` transaction, so a rejection
+ * (403, 404, 429) leaves nothing written, however many receivers a call names.
+ */
+import { displayName, uuidv7, type Ping } from '@pingme/shared';
+import { friendIds } from '../db/friendships';
+import {
+  findPings,
+  insertPings,
+  loadPings,
+  nthSentSince,
+  recipients,
+  sentSince,
+} from '../db/pings';
+import type { NewPing } from '../db/pings';
+import { findPrompt, isUsableBy } from '../db/prompts';
+import type { PingKind } from '../db/schema';
+import { conflict, forbidden, notFound, tooMany } from '../errors';
+import type { Feed, Trx } from '../middleware/idempotency';
+
+/**
+ * The daily limit is a rolling window: a ping counts against the receiver's `rateLimitPerDay`
+ * for 24 hours after it was sent (docs/decisions.md).
+ */
+export const RATE_WINDOW_MS = 24 * 3600_000;
+
+export const ID_TAKEN = 'This id is already used by something else';
+
+/** What one send puts in every ping it creates. */
+export interface PingContent {
+  kind: PingKind;
+  promptId: string | null;
+  promptText: string | null;
+  promptEmoji: string | null;
+  customText: string | null;
+  customEmoji: string | null;
+  anchorId: string | null;
+}
+
+/** The prompt a sender may use (a default one or their own), as it reads now. */
+export async function promptContent(
+  trx: Trx,
+  senderId: string,
+  promptId: string,
+): Promise<PingContent> {
+  const p = await findPrompt(trx, promptId);
+  if (!p || !isUsableBy(p, senderId)) throw notFound('Prompt not found');
+  return {
+    kind: 'prompt',
+    promptId: p.id,
+    promptText: p.text,
+    promptEmoji: p.emoji,
+    customText: null,
+    customEmoji: null,
+    anchorId: null,
+  };
+}
+
+/**
+ * A create whose id already exists: the sender's own ping is answered as stored (a replay);
+ * anyone else's id is a 409. Undefined when the id is new.
+ */
+export async function existingOwnPing(
+  trx: Trx,
+  senderId: string,
+  id: string,
+): Promise<Ping | undefined> {
+  const [row] = await findPings(trx, [id]);
+  if (!row) return undefined;
+  if (row.senderId !== senderId) throw conflict(ID_TAKEN);
+  const [ping] = await loadPings(trx, senderId, [id]);
+  return ping;
+}
+
+/**
+ * Creates one ping per receiver, all or nothing: every receiver must be the sender's friend
+ * (403) and under their own daily limit for this sender (429). Records a 'ping' change for
+ * both people and announces each ping to its receiver after commit. Answers the pings in the
+ * order of `receiverIds`.
+ */
+export async function sendPings(
+  trx: Trx,
+  feed: Feed,
+  senderId: string,
+  send: { receiverIds: string[]; ids: string[]; groupId: string | null; content: PingContent },
+): Promise<Ping[]> {
+  const friends = new Set(await friendIds(trx, senderId));
+  if (send.receiverIds.some((id) => !friends.has(id))) {
+    throw forbidden('You can only ping friends');
+  }
+  await enforceDailyLimits(trx, senderId, send.receiverIds);
+
+  const createdAt = new Date().toISOString();
+  const rows: NewPing[] = send.receiverIds.map((receiverId, i) => ({
+    id: send.ids[i] ?? uuidv7(),
+    senderId,
+    receiverId,
+    groupId: send.groupId,
+    createdAt,
+    ...send.content,
+  }));
+  await insertPings(trx, rows);
+  for (const r of rows) await feed.record([senderId, r.receiverId], 'ping', r.id);
+  const pings = await loadPings(
+    trx,
+    senderId,
+    rows.map((r) => r.id),
+  );
+  for (const p of pings) feed.newPing(p.receiverId, p);
+  return pings;
+}
+
+/** Each receiver's limit counts this sender's pings to them in the last RATE_WINDOW_MS. */
+async function enforceDailyLimits(trx: Trx, senderId: string, receiverIds: string[]) {
+  const now = Date.now();
+  const since = new Date(now - RATE_WINDOW_MS).toISOString();
+  const people = await recipients(trx, receiverIds);
+  const counts = await sentSince(trx, senderId, receiverIds, since);
+  for (const receiverId of receiverIds) {
+    const person = people.get(receiverId);
+    if (!person) throw forbidden('You can only ping friends');
+    const limit = person.rateLimitPerDay;
+    const count = counts.get(receiverId) ?? 0;
+    if (count + 1 <= limit) continue;
+    // The count falls under the limit once the (count - limit)-th oldest ping leaves the window.
+    const leaving = await nthSentSince(trx, senderId, receiverId, since, count - limit);
+    const retryAfterMs = leaving ? Date.parse(leaving) + RATE_WINDOW_MS - now : RATE_WINDOW_MS;
+    const name = person.firstName?.trim() || displayName(person);
+    throw tooMany(
+      `${name} has set a daily limit of ${limit} pings from each friend. Try again tomorrow.`,
+      retryAfterMs / 1000,
+    );
+  }
+}

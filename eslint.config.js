@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.tsbuild/**', '**/dev-dist/**', 'data/**'] },
@@ -17,6 +18,21 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // The PWA: rules of hooks, and every zustand import goes through pwa/src/stores.
+    files: ['pwa/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'zustand', message: 'Use the stores in pwa/src/stores.' }] },
+      ],
+    },
+  },
+  { files: ['pwa/src/stores/**'], rules: { 'no-restricted-imports': 'off' } },
+  { files: ['pwa/src/sw.ts'], languageOptions: { globals: globals.serviceworker } },
   {
     files: ['**/*.test.ts', '**/*.test.tsx', '**/test/**'],
     rules: {

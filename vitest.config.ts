@@ -13,6 +13,15 @@ export default defineConfig({
           hookTimeout: 30000,
         },
       },
+      {
+        // Unit tests of the PWA; its browser tests run with pwa/vitest.e2e.config.ts.
+        test: {
+          name: 'pwa',
+          root: 'pwa',
+          include: ['src/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
+        },
+      },
     ],
   },
 });

@@ -1,0 +1,39 @@
+import * as RadixDialog from '@radix-ui/react-dialog';
+import type { ReactNode } from 'react';
+
+export interface DialogProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+}
+
+/** A modal dialog: focus trapped, Escape closes, title and description announced. */
+export function Dialog({ open, onOpenChange, title, description, children }: DialogProps) {
+  return (
+    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="dialog-overlay" />
+        <RadixDialog.Content
+          className="dialog"
+          {...(description ? {} : { 'aria-describedby': undefined })}
+        >
+          <RadixDialog.Title className="dialog__title">{title}</RadixDialog.Title>
+          {description && (
+            <RadixDialog.Description className="dialog__description">
+              {description}
+            </RadixDialog.Description>
+          )}
+          {children}
+          <RadixDialog.Close className="dialog__close" aria-label="Close">
+            <span aria-hidden="true">×</span>
+          </RadixDialog.Close>
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}
+
+/** For buttons inside a dialog that simply close it (Cancel). */
+export const DialogClose = RadixDialog.Close;

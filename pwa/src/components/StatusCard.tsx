@@ -1,0 +1,28 @@
+import type { ReactNode } from 'react';
+import { cx } from './cx';
+
+export type StatusTone = 'info' | 'success' | 'warning' | 'error' | 'busy';
+
+export interface StatusCardProps {
+  tone: StatusTone;
+  icon?: ReactNode;
+  title: string;
+  children?: ReactNode;
+  actions?: ReactNode;
+}
+
+/** A centred card for one state of a screen (verifying, expired, success...). */
+export function StatusCard({ tone, icon, title, children, actions }: StatusCardProps) {
+  return (
+    <section className={cx('status-card', `status-card--${tone}`)} aria-live="polite">
+      {tone === 'busy' ? (
+        <span className="spinner spinner--lg" aria-hidden="true" />
+      ) : (
+        icon && <span className="status-card__icon">{icon}</span>
+      )}
+      <h1 className="status-card__title">{title}</h1>
+      {children && <div className="status-card__body">{children}</div>}
+      {actions && <div className="status-card__actions">{actions}</div>}
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Background work of the app shell; renders nothing. It tracks connectivity and runs the sync
+ * engine (sync/engine.ts) for the signed-in person on every trigger the architecture names:
+ * at start, on 'online', on becoming visible, on Background Sync and on a slow timer.
+ */
+import { useNavigate } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { refreshSession } from '../session';
+import { useConnectivity, useSession } from '../stores';
+import { syncEngine, type SyncReason } from '../sync/engine';
+import { isSwToPageMessage } from '../sync/sw-protocol';
+
+/** Pulls while open even without a poke, so a lost /ws message is recovered (guarantee 6). */
+const SLOW_PULL_MS = 60_000;
+/** While the server is unreachable, ask again this often. */
+const REACHABILITY_PROBE_MS = 15_000;
+
+async function runSync(reason: SyncReason): Promise<void> {
+  const engine = syncEngine();
+  try {
+    // The pull worker must never hide a waiting write: flush first.
+    await engine.flushOutbox(reason);
+    await engine.pull(reason);
+  } catch (err) {
+    console.warn(`sync (${reason}) failed`, err);
+  }
+}
+
+export function SyncHost() {
+  const user = useSession((s) => s.user);
+  const userId = user?.id;
+  const serverReachable = useConnectivity((s) => s.serverReachable);
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    const { setBrowserOnline } = useConnectivity.getState();
+    const update = () => setBrowserOnline(navigator.onLine);
+    window.addEventListener('online', update);
+    window.addEventListener('offline', update);
+    return () => {
+      window.removeEventListener('online', update);
+      window.removeEventListener('offline', update);
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!userId || !user) return;
+    const close = syncEngine().connect(user);
+    void runSync('start');
+    const onOnline = () => void runSync('online');
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void runSync('visible');
+    };
+    const timer = setInterval(() => void runSync('timer'), SLOW_PULL_MS);
+    window.addEventListener('online', onOnline);
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      close();
+      clearInterval(timer);
+      window.removeEventListener('online', onOnline);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+    // Reconnect only when the person changes, not on every profile edit.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [userId]);
+
+  useEffect(() => {
+    if (!('serviceWorker' in navigator)) return;
+    const onMessage = (event: MessageEvent) => {
+      if (!isSwToPageMessage(event.data)) return;
+      if (event.data.type === 'outbox-sync') void runSync('background-sync');
+      else void navigate({ href: event.data.url });
+    };
+    navigator.serviceWorker.addEventListener('message', onMessage);
+    return () => navigator.serviceWorker.removeEventListener('message', onMessage);
+  }, [navigate]);
+
+  useEffect(() => {
+    if (serverReachable) return;
+    const probe = setInterval(() => void refreshSession(), REACHABILITY_PROBE_MS);
+    window.addEventListener('online', refreshSessionNow);
+    return () => {
+      clearInterval(probe);
+      window.removeEventListener('online', refreshSessionNow);
+    };
+  }, [serverReachable]);
+
+  return null;
+}
+
+function refreshSessionNow() {
+  void refreshSession();
+}

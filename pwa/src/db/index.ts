@@ -1,0 +1,104 @@
+/**
+ * The device's database. Screens read domain data from here (useLiveQuery); every write goes
+ * into a table and an outbox row in one transaction (see sync/outbox.ts).
+ */
+import Dexie, { type EntityTable } from 'dexie';
+import type { FriendUser, PendingRequest, SelfUser, UserSummary } from '@pingme/shared';
+import { uuidv7 } from './ids';
+import { DB_NAME, SCHEMA_VERSIONS } from './schema';
+
+/** Typed key/value rows of the `meta` table. */
+export interface MetaValues {
+  deviceId: string;
+  /** The change-feed cursor of GET /api/sync/pull; absent until the first pull. */
+  cursor: string;
+  /** The signed-in person as last seen from GET /api/user, so the app knows them offline. */
+  currentUser: SelfUser;
+}
+export type MetaKey = keyof MetaValues;
+export interface MetaRow<K extends MetaKey = MetaKey> {
+  key: K;
+  value: MetaValues[K];
+}
+
+export const OUTBOX_STATUSES = ['pending', 'sending', 'failed'] as const;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
+/** One write waiting for the server, replayed in `seq` order with its Idempotency-Key. */
+export interface OutboxRow {
+  seq?: number;
+  id: string;
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  body: unknown;
+  idempotencyKey: string;
+  createdAt: string;
+  attempts: number;
+  status: OutboxStatus;
+  lastError?: string;
+}
+
+/**
+ * Entities whose shared schemas arrive with their own issues (prompts, pings, reactions,
+ * anchors, moods). Rows are keyed by the entity's UUIDv7 id; the fields follow the REST contract.
+ */
+export interface EntityRow {
+  id: string;
+  [field: string]: unknown;
+}
+
+export class PingMeDb extends Dexie {
+  meta!: EntityTable<MetaRow, 'key'>;
+  outbox!: EntityTable<OutboxRow, 'seq'>;
+  users!: EntityTable<UserSummary, 'id'>;
+  friends!: EntityTable<FriendUser, 'id'>;
+  friendRequests!: EntityTable<PendingRequest, 'requestId'>;
+  prompts!: EntityTable<EntityRow, 'id'>;
+  pings!: EntityTable<EntityRow, 'id'>;
+  reactions!: EntityTable<EntityRow, 'id'>;
+  anchors!: EntityTable<EntityRow, 'id'>;
+  moods!: EntityTable<EntityRow, 'id'>;
+
+  constructor(name = DB_NAME) {
+    super(name);
+    for (const v of SCHEMA_VERSIONS) {
+      const version = this.version(v.version).stores(v.stores);
+      if (v.upgrade) version.upgrade(v.upgrade);
+    }
+  }
+}
+
+export const db = new PingMeDb();
+
+export async function getMeta<K extends MetaKey>(key: K): Promise<MetaValues[K] | undefined> {
+  const row = (await db.meta.get(key)) as MetaRow<K> | undefined;
+  return row?.value;
+}
+
+export async function setMeta<K extends MetaKey>(key: K, value: MetaValues[K]): Promise<void> {
+  await db.meta.put({ key, value } as MetaRow);
+}
+
+export async function deleteMeta(key: MetaKey): Promise<void> {
+  await db.meta.delete(key);
+}
+
+/** This device's stable id, created on first use. */
+export async function ensureDeviceId(): Promise<string> {
+  return db.transaction('rw', db.meta, async () => {
+    const existing = await getMeta('deviceId');
+    if (existing) return existing;
+    const id = uuidv7();
+    await setMeta('deviceId', id);
+    return id;
+  });
+}
+
+/** Forgets everything that belongs to the signed-in person; the device id stays. */
+export async function clearPersonalData(): Promise<void> {
+  const personal = db.tables.filter((t) => t.name !== 'meta');
+  await db.transaction('rw', [db.meta, ...personal], async () => {
+    await Promise.all(personal.map((t) => t.clear()));
+    await db.meta.where('key').anyOf(['currentUser', 'cursor']).delete();
+  });
+}

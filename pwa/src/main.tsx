@@ -1,0 +1,39 @@
+/** Start-up: open the device database, settle the session, then render and register the SW. */
+import { RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ensureDeviceId } from './db';
+import { createAppRouter } from './router';
+import { bootSession } from './session';
+import { useSession } from './stores';
+import { registerServiceWorker } from './sw-register';
+import './styles/theme.css';
+import './styles/components.css';
+import './styles/screens.css';
+
+async function start() {
+  try {
+    await ensureDeviceId();
+  } catch (err) {
+    // Private modes may refuse IndexedDB: the app still runs, just without offline data.
+    console.warn('IndexedDB is not available', err);
+  }
+  await bootSession();
+
+  const router = createAppRouter();
+  // Signing out (or a session the server no longer knows) re-runs the guards of the screen.
+  useSession.subscribe((now, before) => {
+    if (before.status === 'signed-in' && now.status === 'signed-out') void router.invalidate();
+  });
+
+  const root = document.getElementById('root');
+  if (!root) throw new Error('index.html has no #root');
+  createRoot(root).render(
+    <StrictMode>
+      <RouterProvider router={router} />
+    </StrictMode>,
+  );
+  registerServiceWorker();
+}
+
+void start();

@@ -1,0 +1,47 @@
+/**
+ * Full-page navigations out of the single-page app: the server's sign-in entry (/api/login,
+ * which redirects to /auth) and third-party sign-in (/api/auth/google).
+ */
+import { useUi } from './stores';
+
+export const LOGIN_HREF = '/api/login';
+export const GOOGLE_SIGN_IN_HREF = '/api/auth/google';
+
+const RETURN_TO_KEY = 'pingme.returnTo';
+
+/** Leaves the app for `href` (a real browser navigation, not a client route change). */
+export function leaveTo(href: string): void {
+  useUi.getState().setLeavingTo(href);
+  window.location.assign(href);
+}
+
+/** Sends the person to sign in, remembering where they were so sign-in can bring them back. */
+export function leaveToLogin(returnTo?: string, delayMs = 0): void {
+  if (returnTo) rememberReturnTo(returnTo);
+  useUi.getState().setLeavingTo(LOGIN_HREF);
+  if (delayMs > 0) setTimeout(() => leaveTo(LOGIN_HREF), delayMs);
+  else leaveTo(LOGIN_HREF);
+}
+
+function rememberReturnTo(path: string): void {
+  try {
+    sessionStorage.setItem(RETURN_TO_KEY, path);
+  } catch {
+    // storage unavailable: sign-in simply lands on /
+  }
+}
+
+/** The in-app path to open after signing in (once), or '/'. */
+export function takeReturnTo(): string {
+  let path: string | null = null;
+  try {
+    path = sessionStorage.getItem(RETURN_TO_KEY);
+    sessionStorage.removeItem(RETURN_TO_KEY);
+  } catch {
+    // storage unavailable
+  }
+  // Only same-app paths: never an absolute URL or a protocol-relative one.
+  return path && path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/api/')
+    ? path
+    : '/';
+}

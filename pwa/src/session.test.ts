@@ -1,0 +1,81 @@
+import 'fake-indexeddb/auto';
+import type { SelfUser } from '@pingme/shared';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { db, getMeta } from './db';
+import { bootSession } from './session';
+import { useSession } from './stores';
+
+const user: SelfUser = {
+  id: '0190a7a2-7c1e-7b3a-9d2e-1f2a3b4c5d6e',
+  email: 'ada@example.test',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  profileImageUrl: null,
+  tagline: null,
+  handle: null,
+  bio: null,
+  status: null,
+  location: null,
+  personalLink: null,
+  profileVisibility: 'public',
+  createdAt: '2025-01-01T00:00:00.000Z',
+  onboardingCompleted: false,
+  onboardingStep: null,
+  isAdmin: false,
+  emailVerified: false,
+  hasPassword: true,
+  rateLimitPerDay: 50,
+  quietHoursStart: null,
+  quietHoursEnd: null,
+  inviteCode: 'abcdefghijkl',
+};
+
+const fetchMock = vi.fn<typeof fetch>();
+
+beforeEach(async () => {
+  vi.stubGlobal('fetch', fetchMock);
+  fetchMock.mockReset();
+  await db.meta.clear();
+  useSession.setState({ status: 'loading', user: null, confirmed: false });
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+const answer = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+/** Lets the background refresh (started without await when a cached user exists) finish. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('session', () => {
+  it('remembers the person from GET /api/user in Dexie', async () => {
+    fetchMock.mockResolvedValueOnce(answer(200, user));
+    await bootSession();
+    expect(useSession.getState()).toMatchObject({ status: 'signed-in', confirmed: true });
+    expect(await getMeta('currentUser')).toEqual(user);
+  });
+
+  it('knows who you are offline from the cached copy', async () => {
+    await db.meta.put({ key: 'currentUser', value: user });
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await bootSession();
+    await settle();
+    expect(useSession.getState()).toMatchObject({ status: 'signed-in', confirmed: false });
+    expect(useSession.getState().user?.firstName).toBe('Ada');
+  });
+
+  it('signs out and forgets the cached copy when the server says 401', async () => {
+    await db.meta.put({ key: 'currentUser', value: user });
+    fetchMock.mockResolvedValueOnce(answer(401, { error: 'Unauthorized', code: 'unauthorized' }));
+    await bootSession();
+    await settle();
+    expect(useSession.getState().status).toBe('signed-out');
+    expect(await getMeta('currentUser')).toBeUndefined();
+  });
+
+  it('is signed out when nothing is cached and the server cannot be reached', async () => {
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await bootSession();
+    expect(useSession.getState().status).toBe('signed-out');
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * Who is signed in. The server is the authority (GET /api/user); Dexie keeps the last answer so
+ * the app knows the person offline and starts without waiting for the network.
+ */
+import { SelfUser } from '@pingme/shared';
+import { ApiError, api } from './api';
+import { clearPersonalData, deleteMeta, getMeta, setMeta } from './db';
+import { useSession } from './stores';
+
+/** How long a first start (nothing cached) waits for the server before treating it as offline. */
+const FIRST_CHECK_TIMEOUT_MS = 5000;
+
+/** Runs once before the router starts, so guards see a settled session. */
+export async function bootSession(): Promise<void> {
+  const cached = await readCachedUser();
+  if (cached) {
+    useSession.getState().setUser(cached, false);
+    void refreshSession();
+    return;
+  }
+  await refreshSession(AbortSignal.timeout(FIRST_CHECK_TIMEOUT_MS));
+}
+
+/**
+ * Asks the server who this is. 200: remember them. 401: signed out (and forget the cached copy).
+ * No answer: keep whatever is known (the cached person, else signed out).
+ */
+export async function refreshSession(signal?: AbortSignal): Promise<SelfUser | null> {
+  try {
+    const user = await api.get('/api/user', { schema: SelfUser, on401: 'throw', signal });
+    await rememberUser(user);
+    return user;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      await forgetUser();
+      return null;
+    }
+    const { status, user, setSignedOut } = useSession.getState();
+    if (status === 'loading') setSignedOut();
+    return user;
+  }
+}
+
+/** After sign-in, sign-up or a fresh GET /api/user. */
+export async function rememberUser(user: SelfUser): Promise<void> {
+  useSession.getState().setUser(user, true);
+  try {
+    await setMeta('currentUser', user);
+  } catch (err) {
+    console.warn('could not cache the signed-in user', err);
+  }
+}
+
+async function forgetUser(): Promise<void> {
+  useSession.getState().setSignedOut();
+  try {
+    await deleteMeta('currentUser');
+  } catch (err) {
+    console.warn('could not clear the cached user', err);
+  }
+}
+
+async function readCachedUser(): Promise<SelfUser | null> {
+  try {
+    const stored = await getMeta('currentUser');
+    const parsed = SelfUser.safeParse(stored);
+    return parsed.success ? parsed.data : null;
+  } catch (err) {
+    console.warn('could not read the cached user', err);
+    return null;
+  }
+}
+
+/**
+ * POST /api/logout, then forget this person's data on the device. Spec: on success or error go
+ * to /. `goHome` runs before the session flips to signed-out, so the guards of the screen being
+ * left do not mistake a deliberate sign-out for an expired session.
+ */
+export async function signOut(goHome: () => Promise<void>): Promise<void> {
+  try {
+    await api.post('/api/logout', undefined, { on401: 'throw' });
+  } catch (err) {
+    console.warn('sign-out call failed; signing out locally', err);
+  }
+  await goHome();
+  useSession.getState().setSignedOut();
+  try {
+    await clearPersonalData();
+  } catch (err) {
+    console.warn('could not clear local data', err);
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Every zustand store of the app, in one module (the lint config forbids importing zustand
+ * elsewhere). Stores hold session and UI state only; domain data lives in Dexie.
+ */
+import { create } from 'zustand';
+import { DELAYS_MS, type SelfUser } from '@pingme/shared';
+
+// ── Session ──────────────────────────────────────────────────────────────────────────────
+
+export type SessionStatus = 'loading' | 'signed-in' | 'signed-out';
+
+interface SessionState {
+  status: SessionStatus;
+  user: SelfUser | null;
+  /** True once the server confirmed the session; false while only the Dexie copy is known. */
+  confirmed: boolean;
+  setUser(user: SelfUser, confirmed: boolean): void;
+  setSignedOut(): void;
+}
+
+export const useSession = create<SessionState>()((set) => ({
+  status: 'loading',
+  user: null,
+  confirmed: false,
+  setUser: (user, confirmed) => set({ status: 'signed-in', user, confirmed }),
+  setSignedOut: () => set({ status: 'signed-out', user: null, confirmed: true }),
+}));
+
+// ── Toasts (spec section 9: one at a time, 5000 ms by default) ───────────────────────────
+
+export type ToastVariant = 'default' | 'success' | 'destructive';
+
+export interface ToastInput {
+  title: string;
+  description?: string;
+  variant?: ToastVariant;
+  durationMs?: number;
+}
+
+export interface ToastItem extends ToastInput {
+  id: number;
+  open: boolean;
+}
+
+interface ToastState {
+  current: ToastItem | null;
+  show(toast: ToastInput): void;
+  dismiss(): void;
+}
+
+let toastSeq = 0;
+let removeTimer: ReturnType<typeof setTimeout> | undefined;
+
+export const useToasts = create<ToastState>()((set, get) => ({
+  current: null,
+  show: (toast) => {
+    clearTimeout(removeTimer);
+    toastSeq += 1;
+    set({ current: { ...toast, id: toastSeq, open: true } });
+  },
+  dismiss: () => {
+    const current = get().current;
+    if (!current) return;
+    set({ current: { ...current, open: false } });
+    const id = current.id;
+    removeTimer = setTimeout(() => {
+      if (get().current?.id === id) set({ current: null });
+    }, DELAYS_MS.toastRemove);
+  },
+}));
+
+/** Shows a toast, replacing the one on screen. */
+export function toast(input: ToastInput): void {
+  useToasts.getState().show(input);
+}
+
+// ── Connectivity ─────────────────────────────────────────────────────────────────────────
+
+interface ConnectivityState {
+  /** navigator.onLine and its events. */
+  browserOnline: boolean;
+  /** Whether the last call to the sync server got an answer (any status). */
+  serverReachable: boolean;
+  setBrowserOnline(online: boolean): void;
+  setServerReachable(reachable: boolean): void;
+}
+
+export const useConnectivity = create<ConnectivityState>()((set, get) => ({
+  browserOnline: typeof navigator === 'undefined' ? true : navigator.onLine,
+  serverReachable: true,
+  setBrowserOnline: (browserOnline) => set({ browserOnline }),
+  setServerReachable: (serverReachable) => {
+    if (get().serverReachable !== serverReachable) set({ serverReachable });
+  },
+}));
+
+export const selectOnline = (s: ConnectivityState) => s.browserOnline && s.serverReachable;
+
+// ── Transient UI ─────────────────────────────────────────────────────────────────────────
+
+interface UiState {
+  /** A full-page navigation in progress (to /api/login, /api/auth/google): screens step aside. */
+  leavingTo: string | null;
+  /** Set when a new service worker waits; calling it activates the new version and reloads. */
+  applyUpdate: (() => void) | null;
+  setLeavingTo(href: string | null): void;
+  setApplyUpdate(apply: (() => void) | null): void;
+}
+
+export const useUi = create<UiState>()((set) => ({
+  leavingTo: null,
+  applyUpdate: null,
+  setLeavingTo: (leavingTo) => set({ leavingTo }),
+  setApplyUpdate: (applyUpdate) => set({ applyUpdate }),
+}));

@@ -1,0 +1,128 @@
+/**
+ * The service worker. It owns four things:
+ *   1. the app shell: precached at install, served for every client route (navigation fallback),
+ *      with /api, /ws and /uploads kept out so they always reach the server;
+ *   2. no caching of API answers: no route here matches /api, so those requests go to the network;
+ *   3. Web Push: a notification shown inside event.waitUntil, opening the app on click;
+ *   4. Background Sync: the 'outbox' tag wakes the sync engine (see flushOutboxInBackground).
+ */
+import { clientsClaim } from 'workbox-core';
+import {
+  cleanupOutdatedCaches,
+  createHandlerBoundToURL,
+  precacheAndRoute,
+  type PrecacheEntry,
+} from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import {
+  OUTBOX_SYNC_TAG,
+  type PageToSwMessage,
+  type PushPayload,
+  type SwToPageMessage,
+} from './sync/sw-protocol';
+
+declare const self: ServiceWorkerGlobalScope & {
+  __WB_MANIFEST: (string | PrecacheEntry)[];
+};
+
+/** Paths the navigation fallback must never answer: they are the server's, not the app's. */
+const NAVIGATION_DENYLIST = [/^\/api(\/|$)/, /^\/ws(\/|$)/, /^\/uploads\//];
+
+// ── 1. App shell ────────────────────────────────────────────────────────────────────────
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+registerRoute(
+  new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: NAVIGATION_DENYLIST }),
+);
+
+// A first install takes the open tabs at once; later versions wait for the person's 'Reload'.
+clientsClaim();
+self.addEventListener('message', (event) => {
+  const data = event.data as PageToSwMessage | undefined;
+  if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+
+// ── 3. Web Push ─────────────────────────────────────────────────────────────────────────
+function readPushPayload(data: PushMessageData | null): Required<Omit<PushPayload, 'tag'>> & {
+  tag?: string;
+} {
+  let payload: PushPayload = {};
+  if (data) {
+    try {
+      payload = data.json() as PushPayload;
+    } catch {
+      payload = { body: data.text() };
+    }
+  }
+  return {
+    title: payload.title || 'PingMe',
+    body: payload.body ?? '',
+    url: payload.url || '/',
+    ...(payload.tag ? { tag: payload.tag } : {}),
+  };
+}
+
+self.addEventListener('push', (event) => {
+  const payload = readPushPayload(event.data);
+  // Inside waitUntil: a push that shows nothing gets the subscription dropped (iOS).
+  event.waitUntil(
+    self.registration.showNotification(payload.title, {
+      body: payload.body,
+      icon: '/pwa-192x192.png',
+      badge: '/pwa-64x64.png',
+      data: { url: payload.url },
+      ...(payload.tag ? { tag: payload.tag } : {}),
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const target = new URL(
+    (event.notification.data as { url?: string } | null)?.url ?? '/',
+    self.location.origin,
+  );
+  event.waitUntil(openOrFocus(target));
+});
+
+async function openOrFocus(target: URL): Promise<void> {
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const exact = windows.find((w) => w.url === target.href);
+  const anyOfOurs = windows.find((w) => new URL(w.url).origin === target.origin);
+  const client = exact ?? anyOfOurs;
+  if (client) {
+    await client.focus();
+    if (!exact) {
+      const message: SwToPageMessage = {
+        type: 'navigate',
+        url: target.pathname + target.search + target.hash,
+      };
+      client.postMessage(message);
+    }
+    return;
+  }
+  await self.clients.openWindow(target.href);
+}
+
+// ── 4. Background Sync ──────────────────────────────────────────────────────────────────
+interface SyncEvent extends ExtendableEvent {
+  readonly tag: string;
+  readonly lastChance: boolean;
+}
+
+/**
+ * THE Background Sync hook of the sync engine. Today it asks every open tab to flush its outbox
+ * (each tab's SyncHost runs the engine, which holds the one-drainer Web Lock). The outbox-worker
+ * issue drains here as well when no tab is open (Dexie works in a service worker); a rejected
+ * promise asks the browser to retry later.
+ */
+async function flushOutboxInBackground(): Promise<void> {
+  const windows = await self.clients.matchAll({ type: 'window' });
+  const message: SwToPageMessage = { type: 'outbox-sync' };
+  for (const w of windows) w.postMessage(message);
+}
+
+self.addEventListener('sync', (event: Event) => {
+  const sync = event as SyncEvent;
+  if (sync.tag === OUTBOX_SYNC_TAG) sync.waitUntil(flushOutboxInBackground());
+});

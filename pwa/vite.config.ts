@@ -1,0 +1,62 @@
+/**
+ * Vite build of the PWA. The service worker (src/sw.ts) is compiled by vite-plugin-pwa in
+ * injectManifest mode; the icons are generated from public/icon.svg at build time.
+ */
+import { minimal2023Preset } from '@vite-pwa/assets-generator/config';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+/** Brand colours, also used by src/styles/theme.css. */
+const THEME_COLOR = '#c2410c';
+const BACKGROUND_COLOR = '#fff8f3';
+/** `npm run dev -w pwa` proxies the API to a sync server started with `npm run serve`. */
+const SYNC_SERVER = process.env.PINGME_SERVER ?? 'http://localhost:8080';
+
+export default defineConfig({
+  plugins: [
+    react(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      // Never swap versions under someone's half-typed message: the app asks first.
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest: {
+        id: '/',
+        name: 'PingMe',
+        short_name: 'PingMe',
+        description: 'One tap. Real emotion. Stay connected.',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        orientation: 'portrait',
+        theme_color: THEME_COLOR,
+        background_color: BACKGROUND_COLOR,
+      },
+      pwaAssets: {
+        image: 'public/icon.svg',
+        overrideManifestIcons: true,
+        includeHtmlHeadLinks: true,
+        preset: {
+          ...minimal2023Preset,
+          maskable: { sizes: [512], padding: 0.3, resizeOptions: { background: '#e0492a' } },
+          apple: { sizes: [180], padding: 0.3, resizeOptions: { background: '#e0492a' } },
+        },
+      },
+      injectManifest: {
+        rollupFormat: 'iife',
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest}'],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
+  server: {
+    proxy: {
+      '/api': SYNC_SERVER,
+      '/ws': { target: SYNC_SERVER.replace(/^http/, 'ws'), ws: true },
+    },
+  },
+  build: { outDir: 'dist', sourcemap: true },
+});

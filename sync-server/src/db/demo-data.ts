@@ -2,25 +2,15 @@
  * Writes used only by `npm run demo`: a short ping history inserted directly, because the ping
  * routes are not the demo's concern. Each write records its change-log rows like a route would.
  */
-import { randomBytes } from 'node:crypto';
-import type { ReactionType } from '@pingme/shared';
+import { uuidv7, type ReactionType } from '@pingme/shared';
 import { recordChange } from './changes';
 import type { Db } from './connection';
-
-/** A UUIDv7 for the given instant: ids sort by time, as ARCHITECTURE.md asks of pings. */
-export function uuidv7(at: number = Date.now()): string {
-  const bytes = randomBytes(16);
-  const ms = BigInt(at);
-  for (let i = 0; i < 6; i++) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 export interface DemoPing {
   senderId: string;
   receiverId: string;
+  /** The prompt it was sent from, when it is one the database holds. */
+  promptId?: string | null;
   promptText: string;
   promptEmoji: string;
   createdAt: Date;
@@ -52,7 +42,7 @@ export async function insertDemoPing(db: Db, p: DemoPing): Promise<string> {
       senderId: p.senderId,
       receiverId: p.receiverId,
       kind: 'prompt',
-      promptId: null,
+      promptId: p.promptId ?? null,
       promptText: p.promptText,
       promptEmoji: p.promptEmoji,
       customText: null,

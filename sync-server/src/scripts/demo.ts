@@ -10,6 +10,7 @@ import { recordChange } from '../db/changes';
 import { openDatabase, type Db } from '../db/connection';
 import { countPingsBetween, insertDemoPing, insertDemoReaction } from '../db/demo-data';
 import { findFriendshipBetween, insertFriendship } from '../db/friendships';
+import { DEFAULT_PROMPTS } from '../db/migrations/003-default-prompts';
 import type { UserRow } from '../db/schema';
 import { findUserByEmail, findUserByHandle } from '../db/users';
 import { createUser } from '../services/accounts';
@@ -99,16 +100,23 @@ const FRIENDSHIPS: [string, string, number][] = [
 /** One request still waiting: Margaret asked Ada. */
 const PENDING: [string, string, number][] = [['margaret', 'ada', 1]];
 
-/** [sender, receiver, prompt text, emoji, hours ago, read, reaction by the receiver]. */
-const PINGS: [string, string, string, string, number, boolean, ReactionType | null][] = [
-  ['grace', 'ada', 'Ping me when you need a hug', '🤗', 96, true, 'heart'],
-  ['ada', 'grace', 'Ping me when you are proud of something', '🌟', 70, true, null],
-  ['alan', 'ada', 'Ping me when you miss me', '💭', 50, true, null],
-  ['katherine', 'ada', 'Ping me when you want to celebrate', '🎉', 26, true, null],
-  ['ada', 'katherine', 'Ping me when you need to talk', '💬', 20, false, null],
-  ['grace', 'katherine', 'Ping me when you need support', '💪', 8, false, null],
-  ['grace', 'ada', 'Ping me when you are free for chai', '☕', 2, false, null],
+/** [sender, receiver, default prompt text, hours ago, read, reaction by the receiver]. */
+const PINGS: [string, string, string, number, boolean, ReactionType | null][] = [
+  ['grace', 'ada', 'Ping me when you need a hug', 96, true, 'heart'],
+  ['ada', 'grace', "Ping me when you're proud of something", 70, true, null],
+  ['alan', 'ada', 'Ping me when you miss me', 50, true, null],
+  ['katherine', 'ada', 'Ping me when you want to celebrate', 26, true, null],
+  ['ada', 'katherine', 'Ping me when you need to talk', 20, false, null],
+  ['grace', 'katherine', 'Ping me when you need support', 8, false, null],
+  ['grace', 'ada', "Ping me when you're free for chai", 2, false, null],
 ];
+
+/** The default prompt (migration 003) with that text, so the pings count as uses of it. */
+function defaultPrompt(text: string): { id: string; text: string; emoji: string } {
+  const prompt = DEFAULT_PROMPTS.find((p) => p.text === text);
+  if (!prompt) throw new Error(`No default prompt reads "${text}"`);
+  return prompt;
+}
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -199,15 +207,17 @@ async function main(): Promise<void> {
     }
     let pings = 0;
     const now = Date.now();
-    for (const [s, r, text, emoji, hoursAgo, read, reaction] of PINGS) {
+    for (const [s, r, text, hoursAgo, read, reaction] of PINGS) {
       if (pairsWithHistory.has([s, r].sort().join('+'))) continue;
       await db.transaction().execute(async (trx) => {
         const createdAt = new Date(now - hoursAgo * HOUR_MS);
+        const prompt = defaultPrompt(text);
         const pingId = await insertDemoPing(trx, {
           senderId: who(s).id,
           receiverId: who(r).id,
-          promptText: text,
-          promptEmoji: emoji,
+          promptId: prompt.id,
+          promptText: prompt.text,
+          promptEmoji: prompt.emoji,
           createdAt,
           read,
         });

@@ -131,6 +131,13 @@ describe('npm run demo', () => {
         expect(p.kind).toBe('prompt');
         expect(p.promptText).toMatch(/^Ping me when /);
         expect(p.promptEmoji).toBeTruthy();
+        // sent from one of the default prompts, as it read then
+        const prompt = await db
+          .selectFrom('prompts')
+          .selectAll()
+          .where('id', '=', p.promptId!)
+          .executeTakeFirstOrThrow();
+        expect(prompt).toMatchObject({ isDefault: 1, text: p.promptText, emoji: p.promptEmoji });
         // every ping is between friends
         expect(
           friendships.some(

@@ -5,6 +5,7 @@ import { friendRoutes } from './friends';
 import { inviteRoutes } from './invites';
 import { adminRoutes } from './admin';
 import { oauthRoutes } from './oauth';
+import { pingRoutes } from './pings';
 import { promptRoutes } from './prompts';
 import { profileRoutes } from './profile';
 import { usersRoutes } from './users';
@@ -17,4 +18,5 @@ export const routeModules: ((deps: AppDeps) => Router)[] = [
   profileRoutes,
   usersRoutes,
   promptRoutes,
+  pingRoutes,
 ];

@@ -155,7 +155,6 @@ describe('POST /api/prompts', () => {
     [{ text: 42 }, 'Please enter a prompt text'],
     [{ text: null }, 'Please enter a prompt text'],
     [{ text: 'x'.repeat(101) }, 'Prompt text must be at most 100 characters'],
-    [{ text: 'x'.repeat(50_000) }, 'Prompt text must be at most 100 characters'],
     [{ text: 'ok', emoji: '🎉🎉🎉🎉🎉' }, 'Emoji must be at most 4 characters'],
     [{ text: 'ok', emoji: 7 }, undefined],
     [{ text: 'ok', id: 'not-a-uuid' }, 'Must be a valid id'],
@@ -168,6 +167,20 @@ describe('POST /api/prompts', () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_failed');
     if (message) expect(res.body.error).toBe(message);
+    expect(await promptRows(u.id)).toHaveLength(0);
+  });
+
+  it('rejects huge strings with 400, and a body over 64 KB with 413, writing nothing', async () => {
+    const u = await makeUser(server);
+    const long = await u.client.post('/api/prompts', { text: 'x'.repeat(50_000) });
+    expect(long.status).toBe(400);
+    expect(long.body.error).toBe('Prompt text must be at most 100 characters');
+    const emoji = await u.client.post('/api/prompts', { text: 'ok', emoji: '🎉'.repeat(10_000) });
+    expect(emoji.status).toBe(400);
+    const id = await u.client.post('/api/prompts', { text: 'ok', id: 'f'.repeat(60_000) });
+    expect(id.body.error).toBe('Must be a valid id');
+    const tooBig = await u.client.post('/api/prompts', { text: 'x'.repeat(70 * 1024) });
+    expect(tooBig.status).toBe(413);
     expect(await promptRows(u.id)).toHaveLength(0);
   });
 

@@ -13,3 +13,5 @@ export * from './schemas/anchors';
 export * from './schemas/insights';
 export * from './schemas/sync';
 export * from './uuid';
+export * from './energy';
+export * from './text';

@@ -9,6 +9,10 @@ import { pingRoutes } from './pings';
 import { promptRoutes } from './prompts';
 import { profileRoutes } from './profile';
 import { usersRoutes } from './users';
+import { anchorRoutes } from './anchors';
+import { energyRoutes } from './energy';
+import { insightRoutes } from './insights';
+import { moodRoutes } from './moods';
 
 export const routeModules: ((deps: AppDeps) => Router)[] = [
   oauthRoutes,
@@ -19,4 +23,8 @@ export const routeModules: ((deps: AppDeps) => Router)[] = [
   usersRoutes,
   promptRoutes,
   pingRoutes,
+  anchorRoutes,
+  moodRoutes,
+  insightRoutes,
+  energyRoutes,
 ];

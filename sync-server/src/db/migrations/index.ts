@@ -6,9 +6,11 @@ import type { Migration } from 'kysely';
 import * as m001 from './001-accounts';
 import * as m002 from './002-pings';
 import * as m003 from './003-default-prompts';
+import * as m004 from './004-packs';
 
 export const migrations: Record<string, Migration> = {
   '001-accounts': m001,
   '002-pings': m002,
   '003-default-prompts': m003,
+  '004-packs': m004,
 };

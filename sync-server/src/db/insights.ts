@@ -1,0 +1,354 @@
+/**
+ * Read-only figures for analytics, friendship insights, profile metrics and badges, plus moments
+ * and ping packs. Times are ISO-8601 UTC strings, so comparing them as text compares instants and
+ * their first 10 characters are the UTC day.
+ */
+import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
+import type { Db } from './connection';
+import type { MomentsTable, PacksTable, PromptsTable } from './schema';
+
+const dayOf = (ref: Expression<string>) => sql<string>`substr(${ref}, 1, 10)`;
+const num = (v: unknown) => Number(v ?? 0);
+
+/** Pings between two people: sent by `a` to `b` or by `b` to `a`. */
+function pairPings(db: Db, a: string, b: string) {
+  return db
+    .selectFrom('pings')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('senderId', '=', a), eb('receiverId', '=', b)]),
+        eb.and([eb('senderId', '=', b), eb('receiverId', '=', a)]),
+      ]),
+    );
+}
+
+export interface PairCounts {
+  sent: number;
+  received: number;
+  /** The latest ping either way, at any time. */
+  lastAt: string | null;
+}
+
+/** Pings `me` sent to and received from `friend` since `since`, and their latest ping ever. */
+export async function pairCounts(
+  db: Db,
+  me: string,
+  friend: string,
+  since: string,
+): Promise<PairCounts> {
+  const r = await pairPings(db, me, friend)
+    .select((eb) => [
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(eb.and([eb('senderId', '=', me), eb('createdAt', '>=', since)]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('sent'),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(eb.and([eb('senderId', '=', friend), eb('createdAt', '>=', since)]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('received'),
+      eb.fn.max('createdAt').as('lastAt'),
+    ])
+    .executeTakeFirst();
+  return { sent: num(r?.sent), received: num(r?.received), lastAt: r?.lastAt ?? null };
+}
+
+/** Pings exchanged per UTC day ('YYYY-MM-DD') since `since`; days without pings are absent. */
+export async function pairDailyCounts(
+  db: Db,
+  me: string,
+  friend: string,
+  since: string,
+): Promise<Map<string, number>> {
+  const rows = await pairPings(db, me, friend)
+    .where('createdAt', '>=', since)
+    .select((eb) => [dayOf(eb.ref('createdAt')).as('day'), eb.fn.countAll<number>().as('n')])
+    .groupBy((eb) => dayOf(eb.ref('createdAt')))
+    .execute();
+  return new Map(rows.map((r) => [r.day, num(r.n)]));
+}
+
+export interface PromptCount {
+  prompt: { text: string; emoji: string };
+  count: number;
+}
+
+/**
+ * The most used prompts (by the text they had when sent) among prompt pings. `limit` rows, most
+ * used first; ties go to the prompt used most recently.
+ */
+async function topPrompts(
+  q: ReturnType<typeof pairPings>,
+  since: string | undefined,
+  limit: number,
+): Promise<PromptCount[]> {
+  let query = q.where('promptText', 'is not', null);
+  if (since) query = query.where('createdAt', '>=', since);
+  const rows = await query
+    .select((eb) => [
+      'promptText',
+      eb.fn.max('promptEmoji').as('emoji'),
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.max('createdAt').as('lastAt'),
+    ])
+    .groupBy('promptText')
+    .orderBy('n', 'desc')
+    .orderBy('lastAt', 'desc')
+    .orderBy('promptText')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    prompt: { text: r.promptText!, emoji: r.emoji ?? '💭' },
+    count: num(r.n),
+  }));
+}
+
+/** The prompts most used between two people (either direction) since `since`. */
+export function topPromptsBetween(
+  db: Db,
+  me: string,
+  friend: string,
+  since: string,
+  limit: number,
+): Promise<PromptCount[]> {
+  return topPrompts(pairPings(db, me, friend), since, limit);
+}
+
+/** The prompts `me` sent most, since `since` (or ever). */
+export function topPromptsSentBy(
+  db: Db,
+  me: string,
+  since: string | undefined,
+  limit: number,
+): Promise<PromptCount[]> {
+  return topPrompts(db.selectFrom('pings').where('senderId', '=', me), since, limit);
+}
+
+export interface PingTotals {
+  totalSent: number;
+  sentSince: number;
+  totalReceived: number;
+  receivedSince: number;
+}
+
+/** All-time and since-`since` counts of pings `me` sent and received, in one pass. */
+export async function pingTotals(db: Db, me: string, since: string): Promise<PingTotals> {
+  const r = await db
+    .selectFrom('pings')
+    .where((eb) => eb.or([eb('senderId', '=', me), eb('receiverId', '=', me)]))
+    .select((eb) => {
+      const count = (cond: Expression<SqlBool>) =>
+        eb.fn.sum<number>(eb.case().when(cond).then(1).else(0).end());
+      return [
+        count(eb('senderId', '=', me)).as('totalSent'),
+        count(eb.and([eb('senderId', '=', me), eb('createdAt', '>=', since)])).as('sentSince'),
+        count(eb('receiverId', '=', me)).as('totalReceived'),
+        count(eb.and([eb('receiverId', '=', me), eb('createdAt', '>=', since)])).as(
+          'receivedSince',
+        ),
+      ];
+    })
+    .executeTakeFirst();
+  return {
+    totalSent: num(r?.totalSent),
+    sentSince: num(r?.sentSince),
+    totalReceived: num(r?.totalReceived),
+    receivedSince: num(r?.receivedSince),
+  };
+}
+
+/** Reactions `me` has given, and how many of the pings `me` received carry one of them. */
+export async function reactionTotals(
+  db: Db,
+  me: string,
+): Promise<{ given: number; receivedPingsReacted: number }> {
+  const given = await db
+    .selectFrom('reactions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('userId', '=', me)
+    .executeTakeFirst();
+  const reacted = await db
+    .selectFrom('pings as p')
+    .innerJoin('reactions as r', (j) => j.onRef('r.pingId', '=', 'p.id').on('r.userId', '=', me))
+    .select((eb) => eb.fn.count<number>('p.id').distinct().as('n'))
+    .where('p.receiverId', '=', me)
+    .executeTakeFirst();
+  return { given: num(given?.n), receivedPingsReacted: num(reacted?.n) };
+}
+
+/** Friendships of `me` accepted at or after `since`. */
+export async function countFriendshipsAcceptedSince(
+  db: Db,
+  me: string,
+  since: string,
+): Promise<number> {
+  const r = await db
+    .selectFrom('friendships')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'accepted')
+    .where('acceptedAt', '>=', since)
+    .where((eb) => eb.or([eb('requesterId', '=', me), eb('addresseeId', '=', me)]))
+    .executeTakeFirst();
+  return num(r?.n);
+}
+
+// ---------- moments ----------
+
+export type MomentRow = Selectable<MomentsTable>;
+
+/** The person's moments, newest first. */
+export async function listMoments(db: Db, me: string): Promise<MomentRow[]> {
+  return db
+    .selectFrom('moments')
+    .selectAll()
+    .where('userId', '=', me)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+// ---------- badge facts ----------
+
+/** When `me` sent their n-th ping (1-based), or null. */
+export async function nthSentPingAt(db: Db, me: string, n: number): Promise<string | null> {
+  const r = await db
+    .selectFrom('pings')
+    .select('createdAt')
+    .where('senderId', '=', me)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .limit(1)
+    .offset(n - 1)
+    .executeTakeFirst();
+  return r?.createdAt ?? null;
+}
+
+export async function firstReactionAt(db: Db, me: string): Promise<string | null> {
+  const r = await db
+    .selectFrom('reactions')
+    .select((eb) => eb.fn.min('createdAt').as('at'))
+    .where('userId', '=', me)
+    .executeTakeFirst();
+  return r?.at ?? null;
+}
+
+/** When the first anchor `me` is part of was accepted, or null. */
+export async function firstAcceptedAnchorAt(db: Db, me: string): Promise<string | null> {
+  const r = await db
+    .selectFrom('anchors')
+    .select((eb) => eb.fn.min('respondedAt').as('at'))
+    .where('status', '=', 'accepted')
+    .where((eb) => eb.or([eb('userId', '=', me), eb('friendId', '=', me)]))
+    .executeTakeFirst();
+  return r?.at ?? null;
+}
+
+/** When `me` gained their n-th current friend (by acceptance time), or null. */
+export async function nthFriendAt(db: Db, me: string, n: number): Promise<string | null> {
+  const r = await db
+    .selectFrom('friendships')
+    .select((eb) => eb.fn.coalesce('acceptedAt', 'createdAt').as('at'))
+    .where('status', '=', 'accepted')
+    .where((eb) => eb.or([eb('requesterId', '=', me), eb('addresseeId', '=', me)]))
+    .orderBy('at')
+    .limit(1)
+    .offset(n - 1)
+    .executeTakeFirst();
+  return r?.at ?? null;
+}
+
+/** Each UTC day on which `me` sent a ping, oldest first, with the first ping's time that day. */
+export async function sentPingDays(
+  db: Db,
+  me: string,
+): Promise<{ day: string; firstAt: string }[]> {
+  const rows = await db
+    .selectFrom('pings')
+    .where('senderId', '=', me)
+    .select((eb) => [dayOf(eb.ref('createdAt')).as('day'), eb.fn.min('createdAt').as('firstAt')])
+    .groupBy((eb) => dayOf(eb.ref('createdAt')))
+    .orderBy('day')
+    .execute();
+  return rows.map((r) => ({ day: r.day, firstAt: r.firstAt }));
+}
+
+// ---------- ping packs ----------
+
+export type PackRow = Selectable<PacksTable>;
+
+/** Seeded packs and the person's own, each with whether the person installed it. */
+export async function listPacks(
+  db: Db,
+  me: string,
+  id?: string,
+): Promise<(PackRow & { installed: number })[]> {
+  let q = db
+    .selectFrom('packs as p')
+    .leftJoin('packInstalls as i', (j) => j.onRef('i.packId', '=', 'p.id').on('i.userId', '=', me))
+    .selectAll('p')
+    .select((eb) =>
+      eb.case().when('i.userId', 'is not', null).then(1).else(0).end().as('installed'),
+    )
+    .where((eb) => eb.or([eb('p.ownerId', 'is', null), eb('p.ownerId', '=', me)]));
+  if (id !== undefined) q = q.where('p.id', '=', id);
+  return q
+    .orderBy((eb) => eb.case().when('p.ownerId', 'is', null).then(0).else(1).end())
+    .orderBy('p.createdAt')
+    .orderBy('p.id')
+    .execute();
+}
+
+/** Records the install; false when the person had already installed the pack. */
+export async function recordPackInstall(
+  db: Db,
+  packId: string,
+  me: string,
+  at: string,
+): Promise<boolean> {
+  const r = await db
+    .insertInto('packInstalls')
+    .values({ packId, userId: me, createdAt: at })
+    .onConflict((oc) => oc.columns(['packId', 'userId']).doNothing())
+    .executeTakeFirst();
+  if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+  await db
+    .updateTable('packs')
+    .set((eb) => ({ installCount: eb('installCount', '+', 1) }))
+    .where('id', '=', packId)
+    .execute();
+  return true;
+}
+
+/** Texts (lower-cased, trimmed) of the prompts the person already has: defaults and their own. */
+export async function promptTextsOf(db: Db, me: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('prompts')
+    .select('text')
+    .where((eb) => eb.or([eb('ownerId', '=', me), eb('ownerId', 'is', null)]))
+    .execute();
+  return new Set(rows.map((r) => r.text.trim().toLowerCase()));
+}
+
+export async function nextPromptPosition(db: Db, me: string): Promise<number> {
+  const r = await db
+    .selectFrom('prompts')
+    .select((eb) => eb.fn.max('position').as('p'))
+    .where('ownerId', '=', me)
+    .executeTakeFirst();
+  return r?.p === null || r?.p === undefined ? 0 : Number(r.p) + 1;
+}
+
+export async function insertPrompts(db: Db, rows: Selectable<PromptsTable>[]): Promise<void> {
+  if (rows.length) await db.insertInto('prompts').values(rows).execute();
+}

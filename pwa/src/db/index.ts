@@ -3,8 +3,13 @@
  * into a table and an outbox row in one transaction (see sync/outbox.ts).
  */
 import Dexie, { type EntityTable } from 'dexie';
-import type { FriendUser, PendingRequest, SelfUser, UserSummary } from '@pingme/shared';
-import { uuidv7 } from './ids';
+import {
+  uuidv7,
+  type FriendUser,
+  type PendingRequest,
+  type SelfUser,
+  type UserSummary,
+} from '@pingme/shared';
 import { DB_NAME, SCHEMA_VERSIONS } from './schema';
 
 /** Typed key/value rows of the `meta` table. */

@@ -15,7 +15,7 @@ import { ApiError, NetworkError, api, errorMessage } from '../api';
 import { Avatar } from '../components/Avatar';
 import { Button, buttonClass } from '../components/Button';
 import { StatusCard } from '../components/StatusCard';
-import { AlertIcon, CheckIcon, ClockIcon } from '../components/icons';
+import { AlertIcon, CheckIcon, ClockIcon, MailIcon } from '../components/icons';
 import { toast } from '../stores';
 import { rootRoute } from './__root';
 import { guard } from './guard';
@@ -27,7 +27,7 @@ type InviteState =
   | { kind: 'missing' }
   | { kind: 'invalid' }
   | { kind: 'offline' }
-  | { kind: 'valid'; inviter: Inviter; alreadyFriends: boolean }
+  | { kind: 'valid'; inviter: Inviter; alreadyFriends: boolean; isOwnInvite: boolean }
   | { kind: 'success'; name: string };
 
 export const inviteRoute = createRoute({
@@ -69,7 +69,12 @@ function InviteScreen({ code }: { code: string }) {
       const answer = await api.get(path, { schema: InviteCheckResponse });
       setState(
         answer.valid
-          ? { kind: 'valid', inviter: answer.user, alreadyFriends: answer.alreadyFriends }
+          ? {
+              kind: 'valid',
+              inviter: answer.user,
+              alreadyFriends: answer.alreadyFriends,
+              isOwnInvite: answer.isOwnInvite,
+            }
           : { kind: 'invalid' },
       );
     } catch (err) {
@@ -91,12 +96,17 @@ function InviteScreen({ code }: { code: string }) {
     return () => clearTimeout(timer);
   }, [state.kind, navigate]);
 
-  const accept = async (inviter: Inviter) => {
+  const accept = async () => {
     setAccepting(true);
     try {
       const answer = await api.post(`${path}/use`, undefined, { schema: InviteUseResponse });
-      const name = displayName(answer.friend ?? inviter);
-      toast({ title: `You're now friends with ${name}!`, variant: 'success' });
+      const name = displayName(answer.friend);
+      toast({
+        title: answer.alreadyFriends
+          ? `You're already friends with ${name}`
+          : `You're now friends with ${name}!`,
+        variant: 'success',
+      });
       setState({ kind: 'success', name });
     } catch (err) {
       const message =
@@ -153,6 +163,18 @@ function InviteScreen({ code }: { code: string }) {
       );
     case 'valid': {
       const name = displayName(state.inviter);
+      if (state.isOwnInvite) {
+        return (
+          <StatusCard
+            tone="info"
+            icon={<MailIcon />}
+            title="This is your invite link"
+            actions={goHome}
+          >
+            <p>Share it with friends: opening it makes you friends on PingMe.</p>
+          </StatusCard>
+        );
+      }
       return (
         <section className="status-card invite-card" aria-labelledby="invite-title">
           <Avatar user={state.inviter} size="xl" />
@@ -165,7 +187,7 @@ function InviteScreen({ code }: { code: string }) {
               : `Connect with ${name} on PingMe to start sending each other pings.`}
           </p>
           <div className="status-card__actions">
-            <Button loading={accepting} onClick={() => void accept(state.inviter)}>
+            <Button loading={accepting} onClick={() => void accept()}>
               Accept Invitation
             </Button>
             <Link to="/" className={buttonClass('secondary')}>

@@ -8,8 +8,8 @@
  *   });
  *   requestOutboxFlush();
  */
+import { uuidv7 } from '@pingme/shared';
 import { db, type OutboxRow } from '../db';
-import { uuidv7 } from '../db/ids';
 import { requestBackgroundSync } from './background-sync';
 import { syncEngine } from './engine';
 

@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { AuthPage } from './pages/auth-page';
+import { HomePage } from './pages/home-page';
+import { InvitePage } from './pages/invite-page';
+import { LandingPage } from './pages/landing-page';
+import { ProfilePage } from './pages/profile-page';
+import { ResetPasswordPage } from './pages/reset-password-page';
+import { seriousA11yProblems } from './support/axe';
+import { artifact, baseUrl, newPage, registerByApi, uniqueEmail } from './support/browser';
+
+describe('accounts', () => {
+  it('signs up and lands on Home, signed in', async () => {
+    const page = await newPage();
+    const auth = new AuthPage(page);
+    await new LandingPage(page).open();
+    await new LandingPage(page).startConnectingNow();
+    await auth.signUp({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: uniqueEmail('signup'),
+      password: 'analytical',
+    });
+
+    const home = new HomePage(page);
+    await home.name.filter({ hasText: 'Ada Lovelace' }).waitFor();
+    await page.getByText('Your account has been created successfully.', { exact: true }).waitFor();
+    await home.nav.waitFor();
+    expect(page.url()).toBe(`${baseUrl}/`);
+    expect((await page.request.get('/api/user')).status()).toBe(200);
+    await page.getByRole('heading', { name: 'Connect with Friends' }).waitFor();
+    await page.screenshot({ path: artifact('home.png'), fullPage: true });
+    expect(await seriousA11yProblems(page)).toEqual([]);
+  });
+
+  it('signs in with the password, and goes home after the spec’s 1 s', async () => {
+    const person = await registerByApi({ firstName: 'Grace', lastName: 'Hopper' });
+    const page = await newPage();
+    const auth = new AuthPage(page);
+    await auth.open();
+    await auth.signIn(person.email, person.password);
+
+    await page.getByText('Signed in! Taking you home…').waitFor();
+    await new HomePage(page).name.filter({ hasText: 'Grace Hopper' }).waitFor();
+    expect(page.url()).toBe(`${baseUrl}/`);
+  });
+
+  it('signs out from Profile: back on the landing page, and protected screens send you to sign in', async () => {
+    const person = await registerByApi({ firstName: 'Alan', lastName: 'Turing' });
+    const page = await newPage();
+    const auth = new AuthPage(page);
+    await auth.open();
+    await auth.signIn(person.email, person.password);
+    const home = new HomePage(page);
+    await home.name.filter({ hasText: 'Alan Turing' }).waitFor();
+
+    await home.goTo('Profile');
+    const profile = new ProfilePage(page);
+    await profile.title.waitFor();
+    await profile.signOut();
+
+    await new LandingPage(page).startConnecting.waitFor();
+    expect(page.url()).toBe(`${baseUrl}/`);
+    expect((await page.request.get('/api/user')).status()).toBe(401);
+
+    await page.goto('/friends');
+    await page.waitForURL(`${baseUrl}/auth`);
+  });
+
+  it('says why sign-in failed, and shows the spec’s validation messages', async () => {
+    const person = await registerByApi({ firstName: 'Wrong', lastName: 'Password' });
+    const page = await newPage();
+    const auth = new AuthPage(page);
+    await auth.open();
+
+    await auth.signInButton.click();
+    await auth.fieldError('Please enter a valid email').waitFor();
+    await auth.fieldError('Password must be at least 6 characters').waitFor();
+
+    await auth.signIn(person.email, 'not the password');
+    await page.getByText('Login failed', { exact: true }).waitFor();
+    await page.getByText('Invalid email or password', { exact: true }).waitFor();
+    expect(page.url()).toBe(`${baseUrl}/auth`);
+
+    await auth.switchToSignUp();
+    await auth.createAccountButton.click();
+    await auth.fieldError('First name is required').waitFor();
+    await auth.fieldError('Last name is required').waitFor();
+  });
+
+  it('shows the error the Google flow sends back in ?error=', async () => {
+    const page = await newPage();
+    const auth = new AuthPage(page);
+    await auth.open('?error=Google%20sign-in%20was%20cancelled');
+    await auth.alert.filter({ hasText: 'Google sign-in was cancelled' }).waitFor();
+  });
+});
+
+describe('password reset', () => {
+  it('forgot password → reset link → new password → sign in with it', async () => {
+    const person = await registerByApi({ firstName: 'Katherine', lastName: 'Johnson' });
+    const page = await newPage();
+    const auth = new AuthPage(page);
+    await auth.open();
+    await auth.askForResetLink(person.email);
+
+    // No SMTP on the test server: the answer carries resetLink and the app goes there after 1 s.
+    await page.waitForURL(/\/reset-password\?token=/);
+    const reset = new ResetPasswordPage(page);
+    await page.getByRole('heading', { name: 'Create New Password' }).waitFor();
+
+    await reset.setPassword('orbital-1', 'orbital-2');
+    await page.getByText("Passwords don't match").waitFor();
+
+    await reset.setPassword('orbital-1');
+    await reset.updated.waitFor();
+    await page.waitForURL(`${baseUrl}/auth`, { timeout: 6000 });
+
+    await auth.signIn(person.email, person.password);
+    await page.getByText('Invalid email or password', { exact: true }).waitFor();
+    await auth.signIn(person.email, 'orbital-1');
+    await new HomePage(page).name.filter({ hasText: 'Katherine Johnson' }).waitFor();
+  });
+
+  it('shows Invalid Reset Link without a token, and after a bad one', async () => {
+    const page = await newPage();
+    const reset = new ResetPasswordPage(page);
+    await reset.open();
+    await reset.invalidLink.waitFor();
+    await page.getByText('This password reset link is invalid or has expired').waitFor();
+    await page.getByRole('link', { name: 'Return to Login' }).waitFor();
+
+    await reset.open('?token=not-a-real-token');
+    await reset.setPassword('whatever-1');
+    await page.getByText('Reset failed', { exact: true }).waitFor();
+    await reset.invalidLink.waitFor();
+  });
+});
+
+describe('guards and invites', () => {
+  it('sends a visitor from a protected screen to sign in, and from /analytics to /auth', async () => {
+    const page = await newPage();
+    await page.goto('/pings');
+    await page.waitForURL(`${baseUrl}/auth`);
+    await page.goto('/analytics');
+    await page.waitForURL(`${baseUrl}/auth`);
+    await new AuthPage(page).loginTab.waitFor();
+  });
+
+  it('invite: sign in required, then back to the invite, accept, and home', async () => {
+    const inviter = await registerByApi({ firstName: 'Mary', lastName: 'Jackson' });
+    const invitee = await registerByApi({ firstName: 'Dorothy', lastName: 'Vaughan' });
+    const page = await newPage();
+    const invite = new InvitePage(page);
+    await invite.open(inviter.inviteCode);
+    await page.getByText('Sign in required', { exact: true }).waitFor();
+    await page.waitForURL(`${baseUrl}/auth`);
+
+    await new AuthPage(page).signIn(invitee.email, invitee.password);
+    await invite.inviterHeading('Mary Jackson').waitFor();
+    await invite.accept();
+    await invite.success.waitFor();
+    await page.waitForURL(`${baseUrl}/`);
+    await new HomePage(page).name.filter({ hasText: 'Dorothy Vaughan' }).waitFor();
+  });
+
+  it('invite: an unknown code is expired', async () => {
+    const person = await registerByApi({ firstName: 'Unknown', lastName: 'Code' });
+    const page = await newPage();
+    const auth = new AuthPage(page);
+    await auth.open();
+    await auth.signIn(person.email, person.password);
+    await new HomePage(page).name.filter({ hasText: 'Unknown Code' }).waitFor();
+    await new InvitePage(page).open('no-such-code');
+    await page.getByRole('heading', { name: 'Invite Expired' }).waitFor();
+    await page.getByText('This invitation is no longer valid or has expired.').waitFor();
+  });
+});

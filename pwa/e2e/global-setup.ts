@@ -1,0 +1,65 @@
+/**
+ * Starts, once per run: a real sync server on a loopback port (temporary DATA_DIR, serving the
+ * built PWA from pwa/dist) and one Chromium. Tests reach both through inject('baseUrl') and
+ * inject('wsEndpoint'). Playwright gives the browser a fresh temporary user-data-dir.
+ */
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserServer } from 'playwright-core';
+import type { TestProject } from 'vitest/node';
+import { startTestServer, type TestServer } from '../../sync-server/test/harness';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    serverPort: number;
+    wsEndpoint: string;
+  }
+}
+
+const PWA_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+
+/** A free loopback port, so PUBLIC_URL (used in reset links) can name it before the server starts. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+let server: TestServer | undefined;
+let browser: BrowserServer | undefined;
+
+export async function setup(project: TestProject) {
+  if (!existsSync(path.join(PWA_DIST, 'index.html'))) {
+    throw new Error('pwa/dist is missing: run `npm run build -w pwa` first (npm test does).');
+  }
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH)`,
+    );
+  }
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  server = await startTestServer({ PORT: String(port), PUBLIC_URL: baseUrl, PWA_DIST });
+  browser = await chromium.launchServer({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  project.provide('baseUrl', baseUrl);
+  project.provide('serverPort', port);
+  project.provide('wsEndpoint', browser.wsEndpoint());
+}
+
+export async function teardown() {
+  await browser?.close();
+  await server?.stop();
+}

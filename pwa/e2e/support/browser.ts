@@ -1,0 +1,72 @@
+/** Each test file connects to the run's one Chromium; each test gets a context of its own. */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, inject } from 'vitest';
+
+export const baseUrl = inject('baseUrl');
+export const PHONE = { width: 390, height: 844 };
+
+const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
+
+/** Where screenshots go (gitignored): pwa/e2e/artifacts/<name>. */
+export function artifact(name: string): string {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return path.join(ARTIFACTS, name);
+}
+
+let browser: Browser | undefined;
+const open = new Set<BrowserContext>();
+
+async function connected(): Promise<Browser> {
+  browser ??= await chromium.connect(inject('wsEndpoint'));
+  return browser;
+}
+
+/** A fresh, isolated browser profile (cookies, storage, service workers) at phone size. */
+export async function newPage(
+  opts: { baseURL?: string; viewport?: { width: number; height: number } } = {},
+): Promise<Page> {
+  const context = await (
+    await connected()
+  ).newContext({ baseURL: opts.baseURL ?? baseUrl, viewport: opts.viewport ?? PHONE });
+  open.add(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  return page;
+}
+
+afterEach(async () => {
+  await Promise.all([...open].map((c) => c.close()));
+  open.clear();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+let counter = 0;
+export function uniqueEmail(prefix = 'e2e'): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${Date.now()}-${counter}@example.test`;
+}
+
+/** Registers someone through the API (not the UI) and returns their details. */
+export async function registerByApi(fields: {
+  firstName: string;
+  lastName: string;
+  email?: string;
+  password?: string;
+}) {
+  const email = fields.email ?? uniqueEmail('api');
+  const password = fields.password ?? 'correct horse';
+  const res = await fetch(`${baseUrl}/api/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ...fields, email, password }),
+  });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`);
+  const user = (await res.json()) as { id: string; inviteCode: string };
+  return { ...user, email, password };
+}

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import webpush from 'web-push';
 import { z } from 'zod';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -42,6 +43,16 @@ const EnvSchema = z.object({
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(20),
   LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().positive().default(15),
   LOG_REQUESTS: bool.default(false),
+  VAPID_PUBLIC_KEY: z.string().min(1).optional(),
+  VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)/, 'must start with mailto: or https://')
+    .default('mailto:admin@pingme.local'),
+  PUSH_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  PUSH_ALLOW_HTTP_ENDPOINTS: bool.default(false),
+  WS_HEARTBEAT_MS: z.coerce.number().int().positive().default(30_000),
+  SYNC_RETENTION_DAYS: z.coerce.number().positive().default(90),
 });
 
 export interface Config {
@@ -64,6 +75,11 @@ export interface Config {
   verifyTokenTtlMs: number;
   loginThrottle: { perAccount: number; perIp: number; windowMs: number };
   logRequests: boolean;
+  vapid: { publicKey: string; privateKey: string; subject: string };
+  push: { timeoutMs: number; allowHttpEndpoints: boolean };
+  wsHeartbeatMs: number;
+  /** Change-log rows older than this are pruned; older cursors get a full snapshot. */
+  syncRetentionMs: number;
 }
 
 /** Reads the environment (or the given record), creating DATA_DIR and its secrets on first start. */
@@ -74,7 +90,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  const dataDir = path.resolve(e.DATA_DIR);
+  if (!e.VAPID_PUBLIC_KEY !== !e.VAPID_PRIVATE_KEY) {
+    throw new Error(
+      'Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together or not at all',
+    );
+  }
+  // Relative paths are relative to where the person ran npm, not to the workspace npm switched to.
+  const base = env.INIT_CWD ?? process.cwd();
+  const dataDir = path.resolve(base, e.DATA_DIR);
   const uploadsDir = path.join(dataDir, 'uploads');
   mkdirSync(uploadsDir, { recursive: true });
   const secrets = loadSecrets(dataDir);
@@ -86,7 +109,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dbFile: path.join(dataDir, 'pingme.sqlite'),
     uploadsDir,
     publicUrl,
-    pwaDist: path.resolve(e.PWA_DIST),
+    pwaDist: path.resolve(base, e.PWA_DIST),
     sessionKeys: [e.SESSION_SECRET ?? secrets.sessionSecret],
     sessionMaxAgeMs: e.SESSION_MAX_AGE_DAYS * 24 * 3600_000,
     secureCookies: publicUrl.startsWith('https://'),
@@ -106,22 +129,48 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       windowMs: e.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
     },
     logRequests: e.LOG_REQUESTS,
+    vapid: {
+      publicKey: e.VAPID_PUBLIC_KEY ?? secrets.vapidPublicKey,
+      privateKey: e.VAPID_PRIVATE_KEY ?? secrets.vapidPrivateKey,
+      subject: e.VAPID_SUBJECT,
+    },
+    push: { timeoutMs: e.PUSH_TIMEOUT_MS, allowHttpEndpoints: e.PUSH_ALLOW_HTTP_ENDPOINTS },
+    wsHeartbeatMs: e.WS_HEARTBEAT_MS,
+    syncRetentionMs: e.SYNC_RETENTION_DAYS * 24 * 3600_000,
   };
 }
 
 interface Secrets {
   sessionSecret: string;
+  /** Web Push (VAPID) key pair, base64url, as web-push generates it. */
+  vapidPublicKey: string;
+  vapidPrivateKey: string;
 }
 
-/** Generated once, then kept in DATA_DIR/secrets.json (mode 600) so sessions survive restarts. */
+/**
+ * Generated once, then kept in DATA_DIR/secrets.json (mode 600) so sessions and push
+ * subscriptions survive restarts. A file from an older version gains the missing keys.
+ */
 function loadSecrets(dataDir: string): Secrets {
   mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'secrets.json');
-  if (existsSync(file)) {
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<Secrets>;
-    if (stored.sessionSecret) return stored as Secrets;
+  const stored: Partial<Secrets> = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<Secrets>)
+    : {};
+  const secrets = { ...stored };
+  secrets.sessionSecret ||= randomBytes(32).toString('base64url');
+  if (!secrets.vapidPublicKey || !secrets.vapidPrivateKey) {
+    const keys = webpush.generateVAPIDKeys();
+    secrets.vapidPublicKey = keys.publicKey;
+    secrets.vapidPrivateKey = keys.privateKey;
   }
-  const secrets: Secrets = { sessionSecret: randomBytes(32).toString('base64url') };
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-  return secrets;
+  const complete = secrets as Secrets;
+  if (
+    stored.sessionSecret !== complete.sessionSecret ||
+    stored.vapidPublicKey !== complete.vapidPublicKey ||
+    stored.vapidPrivateKey !== complete.vapidPrivateKey
+  ) {
+    writeFileSync(file, JSON.stringify(complete, null, 2), { mode: 0o600 });
+  }
+  return complete;
 }

@@ -6,6 +6,12 @@ import type { Config } from './config';
 import { openDatabase, type OpenedDb } from './db/connection';
 import { createMailer, type Mailer } from './services/mail';
 import { ChangeEvents } from './realtime/events';
+import { RealtimeHub } from './realtime/hub';
+import { PushNotifier } from './push/notifier';
+import { pruneChangeLog } from './sync/pull';
+
+/** How often old change-log rows are pruned (docs/sync.md, "Change log"). */
+const PRUNE_EVERY_MS = 6 * 3600_000;
 
 export interface RunningServer {
   url: string;
@@ -15,6 +21,8 @@ export interface RunningServer {
   config: Config;
   mailer: Mailer;
   events: ChangeEvents;
+  hub: RealtimeHub;
+  push: PushNotifier;
   close(): Promise<void>;
 }
 
@@ -27,6 +35,16 @@ export async function startServer(
   const events = new ChangeEvents();
   const app = createApp({ db: database.db, config, mailer, events });
   const server = http.createServer(app.callback());
+  const hub = new RealtimeHub({ db: database.db, config, events });
+  server.on('upgrade', hub.handleUpgrade);
+  const push = new PushNotifier({ db: database.db, config, events });
+  const prune = () =>
+    pruneChangeLog(database.db, config.syncRetentionMs).catch((err: unknown) =>
+      console.error('change-log pruning failed', err),
+    );
+  await prune();
+  const pruneTimer = setInterval(() => void prune(), PRUNE_EVERY_MS);
+  pruneTimer.unref();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -41,7 +59,12 @@ export async function startServer(
     config,
     mailer,
     events,
+    hub,
+    push,
     async close() {
+      clearInterval(pruneTimer);
+      await push.close();
+      await hub.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await database.close();

@@ -1,10 +1,34 @@
+/**
+ * The sync protocol (docs/sync.md): the change feed a device pulls, the batch of outbox entries
+ * it pushes, the /ws messages, Web Push subscriptions and the data export.
+ */
 import { z } from 'zod';
+import { Anchor, Mood } from './anchors';
+import { Id, IsoDate } from './common';
+import { Moment } from './insights';
+import { Ping, Prompt, Reaction } from './pings';
+import { FriendUser, SelfUser, UserProfileFields, UserSummary } from './users';
 
-/** GET /api/sync/pull?since=<cursor>&limit=<n> */
+// ---------- pull ----------
+
+export const PULL_DEFAULT_LIMIT = 500;
+export const PULL_MAX_LIMIT = 1000;
+
+/** An empty query value (`?since=`) means "not given", not 0. */
+const optionalNumber = (schema: z.ZodNumber) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().pipe(schema).optional());
+
+/**
+ * GET /api/sync/pull?since=<cursor>&limit=<n>&snapshot=<token>
+ * `since`: the cursor of the last pull that ended with hasMore false (absent: full snapshot).
+ * `snapshot`: the continuation token of a snapshot in progress (wins over `since`).
+ */
 export const PullQuery = z.object({
-  since: z.coerce.number().int().min(0).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  since: optionalNumber(z.number().int().min(0)),
+  limit: optionalNumber(z.number().int().min(1).max(PULL_MAX_LIMIT)),
+  snapshot: z.string().min(1).max(512).optional(),
 });
+export type PullQuery = z.infer<typeof PullQuery>;
 
 export const SYNC_ENTITIES = [
   'user',
@@ -17,6 +41,47 @@ export const SYNC_ENTITIES = [
 ] as const;
 export type SyncEntity = (typeof SYNC_ENTITIES)[number];
 
+/** The 'user' entity: the person themself, or one of their friends. */
+export const SyncUser = z.discriminatedUnion('relation', [
+  SelfUser.extend({ relation: z.literal('self') }),
+  FriendUser.extend({ relation: z.literal('friend') }),
+]);
+export type SyncUser = z.infer<typeof SyncUser>;
+
+/** What a pending request shows of the other person (the e-mail waits for friendship). */
+export const RequestPerson = UserSummary.extend({
+  handle: z.string().nullable(),
+  tagline: z.string().nullable(),
+});
+export type RequestPerson = z.infer<typeof RequestPerson>;
+
+/** The 'friendship' entity: one friendships row the person is part of. */
+export const SyncFriendship = z.object({
+  id: Id,
+  status: z.enum(['pending', 'accepted']),
+  /** 'sent' when the person asked, 'received' when they were asked. */
+  direction: z.enum(['sent', 'received']),
+  requesterId: Id,
+  addresseeId: Id,
+  otherUserId: Id,
+  createdAt: IsoDate,
+  acceptedAt: IsoDate.nullable(),
+  /** Profile fields once accepted; name, avatar, handle and tagline while pending. */
+  other: z.union([UserProfileFields, RequestPerson]),
+});
+export type SyncFriendship = z.infer<typeof SyncFriendship>;
+
+/** The `data` of an upsert, per entity. */
+export interface SyncEntityData {
+  user: SyncUser;
+  friendship: SyncFriendship;
+  prompt: Prompt;
+  ping: Ping;
+  anchor: Anchor;
+  mood: Mood;
+  moment: Moment;
+}
+
 export const PullChange = z.object({
   entity: z.enum(SYNC_ENTITIES),
   id: z.string(),
@@ -27,20 +92,33 @@ export const PullChange = z.object({
 export type PullChange = z.infer<typeof PullChange>;
 
 export const PullResponse = z.object({
+  /** Store it once a response has hasMore false; send it as `since` next time. */
   cursor: z.number().int(),
   hasMore: z.boolean(),
-  /** True when the device must drop its copy first (no cursor, or the cursor is unknown/expired). */
+  /**
+   * True on every page of a full snapshot: once the last page (hasMore false) is applied, the
+   * device drops every record the snapshot did not mention (except ones with pending writes).
+   */
   reset: z.boolean(),
+  /** During a snapshot with hasMore: the token for the next page (`?snapshot=`); else null. */
+  snapshot: z.string().nullable(),
   changes: z.array(PullChange),
 });
 export type PullResponse = z.infer<typeof PullResponse>;
 
+// ---------- batch ----------
+
 export const BATCH_MAX_ENTRIES = 100;
+/** The status of an entry the server did not run because an earlier one failed transiently. */
+export const BATCH_NOT_ATTEMPTED = 0;
 
 export const BatchEntry = z.strictObject({
   idempotencyKey: z.string().min(1).max(200),
   method: z.enum(['POST', 'PUT', 'PATCH', 'DELETE']),
-  path: z.string().regex(/^\/api\//, 'Paths start with /api/').max(500),
+  path: z
+    .string()
+    .regex(/^\/api\//, 'Paths start with /api/')
+    .max(500),
   body: z.unknown().optional(),
 });
 export type BatchEntry = z.infer<typeof BatchEntry>;
@@ -48,26 +126,47 @@ export type BatchEntry = z.infer<typeof BatchEntry>;
 export const BatchBody = z.strictObject({
   entries: z.array(BatchEntry).min(1).max(BATCH_MAX_ENTRIES),
 });
+export type BatchBody = z.infer<typeof BatchBody>;
 
 export const BatchResult = z.object({
   idempotencyKey: z.string(),
+  /** The entry's own HTTP status, or BATCH_NOT_ATTEMPTED (0). */
   status: z.number().int(),
   body: z.unknown(),
 });
+export type BatchResult = z.infer<typeof BatchResult>;
 export const BatchResponse = z.object({ results: z.array(BatchResult) });
 export type BatchResponse = z.infer<typeof BatchResponse>;
 
-/** Messages on /ws. */
+/**
+ * Whether an answer is transient: worth retrying later, and blocking the entries behind it
+ * (0 = no answer / not attempted, 408, 429, 5xx). Any other 4xx is final.
+ */
+export function isRetryableStatus(status: number): boolean {
+  return status === 0 || status === 408 || status === 429 || status >= 500;
+}
+
+// ---------- /ws ----------
+
+/** Larger client frames close the socket with 1009. */
+export const WS_MAX_MESSAGE_BYTES = 4096;
+
 export const ClientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('authenticate'), userId: z.string() }),
   z.object({ type: z.literal('ping') }),
 ]);
+export type ClientMessage = z.infer<typeof ClientMessage>;
 export type ServerMessage =
   | { type: 'authenticated'; userId: string }
-  | { type: 'new_ping'; ping: unknown }
+  | { type: 'new_ping'; ping: Ping }
   | { type: 'poke' }
   | { type: 'pong' }
   | { type: 'error'; error: string };
+
+// ---------- Web Push ----------
+
+export const VapidPublicKeyResponse = z.object({ publicKey: z.string() });
+export type VapidPublicKeyResponse = z.infer<typeof VapidPublicKeyResponse>;
 
 export const PushSubscribeBody = z.strictObject({
   endpoint: z.url().max(2000),
@@ -75,4 +174,53 @@ export const PushSubscribeBody = z.strictObject({
   deviceId: z.string().max(100).optional(),
   expirationTime: z.number().nullable().optional(),
 });
+export type PushSubscribeBody = z.infer<typeof PushSubscribeBody>;
 export const PushUnsubscribeBody = z.strictObject({ endpoint: z.url().max(2000) });
+export type PushUnsubscribeBody = z.infer<typeof PushUnsubscribeBody>;
+
+export const PushSubscriptionInfo = z.object({
+  id: z.string(),
+  endpoint: z.string(),
+  deviceId: z.string().nullable(),
+  createdAt: IsoDate,
+});
+export type PushSubscriptionInfo = z.infer<typeof PushSubscriptionInfo>;
+
+/** What the service worker receives in a push (JSON). */
+export const PushPayload = z.object({
+  title: z.string(),
+  body: z.string(),
+  url: z.string(),
+  tag: z.string(),
+  pingId: z.string().optional(),
+  anchorId: z.string().optional(),
+});
+export type PushPayload = z.infer<typeof PushPayload>;
+
+// ---------- export ----------
+
+/** GET /api/export ("Download My Data"), version 1. */
+export const DataExport = z.object({
+  exportVersion: z.literal(1),
+  exportedAt: IsoDate,
+  user: SelfUser,
+  settings: z.object({
+    profileVisibility: z.enum(['public', 'private']),
+    quietHoursStart: z.string().nullable(),
+    quietHoursEnd: z.string().nullable(),
+    rateLimitPerDay: z.number().int(),
+    onboardingCompleted: z.boolean(),
+    onboardingStep: z.number().int().nullable(),
+  }),
+  friends: z.array(FriendUser),
+  friendRequests: z.object({ sent: z.array(SyncFriendship), received: z.array(SyncFriendship) }),
+  prompts: z.array(Prompt),
+  pings: z.object({ sent: z.array(Ping), received: z.array(Ping) }),
+  /** The reactions the person gave (those on their own pings are inside `pings`). */
+  reactions: z.array(Reaction),
+  moods: z.object({ shared: z.array(Mood), received: z.array(Mood) }),
+  anchors: z.array(Anchor),
+  moments: z.array(Moment),
+  pushSubscriptions: z.array(PushSubscriptionInfo),
+});
+export type DataExport = z.infer<typeof DataExport>;

@@ -13,6 +13,9 @@ import { anchorRoutes } from './anchors';
 import { energyRoutes } from './energy';
 import { insightRoutes } from './insights';
 import { moodRoutes } from './moods';
+import { syncRoutes } from './sync';
+import { pushRoutes } from './push';
+import { exportRoutes } from './export';
 
 export const routeModules: ((deps: AppDeps) => Router)[] = [
   oauthRoutes,
@@ -27,4 +30,7 @@ export const routeModules: ((deps: AppDeps) => Router)[] = [
   moodRoutes,
   insightRoutes,
   energyRoutes,
+  syncRoutes,
+  pushRoutes,
+  exportRoutes,
 ];

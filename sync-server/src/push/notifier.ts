@@ -1,0 +1,246 @@
+/**
+ * Web Push (docs/sync.md, "Web Push"): a delivered ping or an anchor request becomes a push to
+ * each of the receiver's subscribed devices. The change events only queue work; a small pool
+ * sends it, each send with a short timeout, so a slow push service never slows a request.
+ * A push is a hint (guarantee 10): losing or repeating one loses or repeats nothing, because
+ * the device pulls the real state when it wakes.
+ */
+import { displayName, isWithinQuietHours, type PushPayload } from '@pingme/shared';
+import webpush from 'web-push';
+import { z } from 'zod';
+import type { Config } from '../config';
+import type { Db } from '../db/connection';
+import { findUserById } from '../db/users';
+import type { ChangeEvents } from '../realtime/events';
+import { deleteSubscriptionById, subscriptionsOf, type PushSubscriptionRow } from './subscriptions';
+
+export interface PushJob {
+  receiverId: string;
+  payload: PushPayload;
+  /** Anchor pings are what quiet hours are for: they get through. */
+  ignoresQuietHours: boolean;
+  urgency: 'normal' | 'high';
+}
+
+/** The parts of a Ping (as the ping routes announce it) that a notification needs. */
+const PingNotice = z.object({
+  id: z.string(),
+  kind: z.string(),
+  sender: z.object({
+    firstName: z.string().nullable().optional(),
+    lastName: z.string().nullable().optional(),
+  }),
+  prompt: z.object({ text: z.string() }).nullable().optional(),
+  customText: z.string().nullable().optional(),
+});
+
+const AnchorNotice = z.object({
+  id: z.string(),
+  text: z.string(),
+  user: z.object({
+    firstName: z.string().nullable().optional(),
+    lastName: z.string().nullable().optional(),
+  }),
+});
+
+const TTL_SECONDS = 24 * 3600;
+const CONCURRENCY = 4;
+/** Beyond this many waiting pushes the oldest are dropped (a push is only a hint). */
+const MAX_QUEUE = 1000;
+
+function firstNameOf(person: { firstName?: string | null; lastName?: string | null }) {
+  return person.firstName?.trim() || displayName(person);
+}
+
+export function pingPayload(ping: unknown): PushJob['payload'] & { kind: string } {
+  const p = PingNotice.parse(ping);
+  return {
+    title: `New Ping from ${firstNameOf(p.sender)}!`,
+    body: p.prompt?.text ?? p.customText ?? '',
+    url: '/',
+    tag: `ping_${p.id}`,
+    pingId: p.id,
+    kind: p.kind,
+  };
+}
+
+export function anchorRequestPayload(anchor: unknown): PushPayload {
+  const a = AnchorNotice.parse(anchor);
+  return {
+    title: `${firstNameOf(a.user)} asked you for an anchor ping`,
+    body: a.text,
+    url: '/',
+    // The same id the notifications list marks as viewed (spec: anchor_request_{id}).
+    tag: `anchor_request_${a.id}`,
+    anchorId: a.id,
+  };
+}
+
+/** Minutes since local midnight: quiet hours are in the server's time zone (docs/decisions.md). */
+export function localMinutesOfDay(now: Date): number {
+  return now.getHours() * 60 + now.getMinutes();
+}
+
+export class PushNotifier {
+  private readonly queue: PushJob[] = [];
+  private active = 0;
+  private idleWaiters: (() => void)[] = [];
+  private readonly stop = new AbortController();
+
+  constructor(
+    private readonly deps: { db: Db; config: Config; events: ChangeEvents },
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    const { publicKey, privateKey, subject } = deps.config.vapid;
+    // Fails at start, not at the first push, when configured keys are malformed.
+    webpush.getVapidHeaders('https://push.example', subject, publicKey, privateKey, 'aes128gcm');
+    deps.events.on('newPing', this.onNewPing);
+    deps.events.on('anchorRequest', this.onAnchorRequest);
+  }
+
+  private readonly onNewPing = (receiverId: string, ping: unknown) => {
+    try {
+      const { kind, ...payload } = pingPayload(ping);
+      this.enqueue({
+        receiverId,
+        payload,
+        ignoresQuietHours: kind === 'anchor',
+        urgency: kind === 'anchor' ? 'high' : 'normal',
+      });
+    } catch (err) {
+      console.error('push: cannot describe ping', err);
+    }
+  };
+
+  private readonly onAnchorRequest = (receiverId: string, anchor: unknown) => {
+    try {
+      this.enqueue({
+        receiverId,
+        payload: anchorRequestPayload(anchor),
+        ignoresQuietHours: false,
+        urgency: 'normal',
+      });
+    } catch (err) {
+      console.error('push: cannot describe anchor request', err);
+    }
+  };
+
+  /** Queues a push; returns at once. */
+  enqueue(job: PushJob) {
+    if (this.stop.signal.aborted) return;
+    if (this.queue.length >= MAX_QUEUE) {
+      this.queue.shift();
+      console.warn('push: queue full, dropped the oldest push');
+    }
+    this.queue.push(job);
+    this.pump();
+  }
+
+  /** Resolves once nothing is queued or being sent (tests, graceful shutdown). */
+  idle(): Promise<void> {
+    if (this.active === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  async close(): Promise<void> {
+    this.deps.events.off('newPing', this.onNewPing);
+    this.deps.events.off('anchorRequest', this.onAnchorRequest);
+    this.queue.length = 0;
+    this.stop.abort();
+    await this.idle();
+  }
+
+  private pump() {
+    while (this.active < CONCURRENCY && this.queue.length > 0) {
+      const job = this.queue.shift()!;
+      this.active += 1;
+      this.run(job)
+        .catch((err: unknown) => console.error('push failed', err))
+        .finally(() => {
+          this.active -= 1;
+          this.pump();
+          if (this.active === 0 && this.queue.length === 0) {
+            const waiters = this.idleWaiters;
+            this.idleWaiters = [];
+            for (const w of waiters) w();
+          }
+        });
+    }
+  }
+
+  private async run(job: PushJob) {
+    const { db } = this.deps;
+    const user = await findUserById(db, job.receiverId);
+    if (!user) return;
+    if (
+      !job.ignoresQuietHours &&
+      isWithinQuietHours(user.quietHoursStart, user.quietHoursEnd, localMinutesOfDay(this.now()))
+    ) {
+      return;
+    }
+    const subs = await subscriptionsOf(db, job.receiverId);
+    const body = JSON.stringify(job.payload);
+    await Promise.all(subs.map((s) => this.deliver(s, body, job.urgency)));
+  }
+
+  private async deliver(sub: PushSubscriptionRow, body: string, urgency: PushJob['urgency']) {
+    const { config, db } = this.deps;
+    if (!config.push.allowHttpEndpoints && !sub.endpoint.startsWith('https://')) return;
+    let request: ReturnType<typeof webpush.generateRequestDetails>;
+    try {
+      // Encrypts the payload for this device (RFC 8291, aes128gcm) and signs a VAPID JWT.
+      request = webpush.generateRequestDetails(
+        { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
+        body,
+        {
+          vapidDetails: config.vapid,
+          TTL: TTL_SECONDS,
+          urgency,
+          contentEncoding: 'aes128gcm',
+        },
+      );
+    } catch (err) {
+      console.warn('push: unusable subscription removed', sub.id, (err as Error).message);
+      await deleteSubscriptionById(db, sub.id);
+      return;
+    }
+    const headers = Object.fromEntries(
+      Object.entries(request.headers)
+        .filter(([k]) => k.toLowerCase() !== 'content-length')
+        .map(([k, v]) => [k, String(v)]),
+    );
+    let status: number;
+    try {
+      const res = await fetch(request.endpoint, {
+        method: request.method,
+        headers,
+        body: request.body,
+        redirect: 'error',
+        signal: AbortSignal.any([this.stop.signal, AbortSignal.timeout(config.push.timeoutMs)]),
+      });
+      status = res.status;
+      await res.body?.cancel();
+    } catch (err) {
+      if (!this.stop.signal.aborted) {
+        console.warn(
+          'push: no answer from push service',
+          hostOf(sub.endpoint),
+          (err as Error).message,
+        );
+      }
+      return;
+    }
+    // The browser unsubscribed or the subscription expired: it will never work again.
+    if (status === 404 || status === 410) await deleteSubscriptionById(db, sub.id);
+    else if (status >= 400)
+      console.warn('push: push service answered', status, hostOf(sub.endpoint));
+  }
+}
+
+function hostOf(endpoint: string): string {
+  try {
+    return new URL(endpoint).host;
+  } catch {
+    return '?';
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Web Push subscriptions: one row per browser push endpoint, owned by whoever subscribed it
+ * last (a browser that signs in as someone else hands its endpoint over).
+ */
+import { randomUUID } from 'node:crypto';
+import type { PushSubscriptionInfo } from '@pingme/shared';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/connection';
+import { nowIso } from '../db/connection';
+import type { PushSubscriptionsTable } from '../db/schema';
+
+export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;
+
+export function toInfo(r: PushSubscriptionRow): PushSubscriptionInfo {
+  return { id: r.id, endpoint: r.endpoint, deviceId: r.deviceId, createdAt: r.createdAt };
+}
+
+/** Creates the endpoint's row, or takes it over with fresh keys; `created` tells which. */
+export async function upsertSubscription(
+  db: Db,
+  s: { userId: string; endpoint: string; p256dh: string; auth: string; deviceId: string | null },
+): Promise<{ row: PushSubscriptionRow; created: boolean }> {
+  const existing = await db
+    .selectFrom('pushSubscriptions')
+    .selectAll()
+    .where('endpoint', '=', s.endpoint)
+    .executeTakeFirst();
+  if (existing) {
+    const row = await db
+      .updateTable('pushSubscriptions')
+      .set({ userId: s.userId, p256dh: s.p256dh, auth: s.auth, deviceId: s.deviceId })
+      .where('id', '=', existing.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { row, created: false };
+  }
+  const row = await db
+    .insertInto('pushSubscriptions')
+    .values({ id: randomUUID(), ...s, createdAt: nowIso() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { row, created: true };
+}
+
+/** Removes the endpoint only if it belongs to userId; true when a row went. */
+export async function deleteOwnSubscription(
+  db: Db,
+  userId: string,
+  endpoint: string,
+): Promise<boolean> {
+  const r = await db
+    .deleteFrom('pushSubscriptions')
+    .where('endpoint', '=', endpoint)
+    .where('userId', '=', userId)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** The push service said the endpoint is gone (404/410): forget it. */
+export async function deleteSubscriptionById(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('pushSubscriptions').where('id', '=', id).execute();
+}
+
+export async function subscriptionsOf(db: Db, userId: string): Promise<PushSubscriptionRow[]> {
+  return db
+    .selectFrom('pushSubscriptions')
+    .selectAll()
+    .where('userId', '=', userId)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute();
+}

@@ -1,0 +1,261 @@
+/**
+ * The /ws hub (docs/sync.md, "Realtime"): a `ws` server in noServer mode on the HTTP server's
+ * 'upgrade' event. The upgrade is authenticated by the session cookie alone; committed changes
+ * reach every open socket of each affected person as {type:'poke'} (the device then pulls) and a
+ * delivered ping reaches its receiver as {type:'new_ping', ping}. Nothing here is the only copy
+ * of anything: a lost frame is recovered by the next pull.
+ */
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import Cookies from 'cookies';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import {
+  ClientMessage,
+  WS_MAX_MESSAGE_BYTES,
+  type ErrorBody,
+  type ErrorCode,
+  type ServerMessage,
+} from '@pingme/shared';
+import type { Config } from '../config';
+import type { Db } from '../db/connection';
+import { getSession } from '../db/sessions';
+import { findUserById } from '../db/users';
+import { SESSION_COOKIE } from '../middleware/session';
+import type { ChangeEvents } from './events';
+
+export const WS_PATH = '/ws';
+
+interface SocketInfo {
+  userId: string;
+  sessionId: string;
+  alive: boolean;
+}
+
+const frame = (m: ServerMessage) => Buffer.from(JSON.stringify(m));
+const POKE = frame({ type: 'poke' });
+const PONG = frame({ type: 'pong' });
+
+export class RealtimeHub {
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    // Larger frames close the socket with 1009 (Message Too Big) before they are buffered whole.
+    maxPayload: WS_MAX_MESSAGE_BYTES,
+    clientTracking: false,
+  });
+  private readonly byUser = new Map<string, Set<WebSocket>>();
+  private readonly info = new Map<WebSocket, SocketInfo>();
+  private readonly heartbeat: NodeJS.Timeout;
+  private checkingSessions = false;
+
+  constructor(private readonly deps: { db: Db; config: Config; events: ChangeEvents }) {
+    deps.events.on('newPing', this.onNewPing);
+    deps.events.on('changed', this.onChanged);
+    this.heartbeat = setInterval(() => this.beat(), deps.config.wsHeartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  /** Open sockets of one person (tests and diagnostics). */
+  socketCount(userId: string): number {
+    return this.byUser.get(userId)?.size ?? 0;
+  }
+
+  // ---------- 1. the upgrade ----------
+
+  /** For http.Server's 'upgrade' event. */
+  readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== WS_PATH) return refuse(socket, 404, 'No such route', 'not_found');
+    if (!this.originAllowed(req)) {
+      return refuse(socket, 403, 'This origin may not open the live connection', 'forbidden');
+    }
+    this.identify(req).then(
+      (who) => {
+        if (!who) return refuse(socket, 401, 'Unauthorized', 'unauthorized');
+        if (socket.destroyed) return;
+        this.wss.handleUpgrade(req, socket, head, (ws) => this.attach(ws, who));
+      },
+      (err: unknown) => {
+        console.error('ws upgrade failed', err);
+        refuse(socket, 500, 'Something went wrong on our side.', 'internal');
+      },
+    );
+  };
+
+  /**
+   * A browser always sends Origin on a WebSocket handshake: it must be this server (as the Host
+   * header or PUBLIC_URL names it), so another site cannot ride the visitor's cookie
+   * (cross-site WebSocket hijacking). Clients that are not browsers send none.
+   */
+  private originAllowed(req: IncomingMessage): boolean {
+    const origin = req.headers.origin;
+    if (!origin) return true;
+    try {
+      const o = new URL(origin);
+      if (o.origin === new URL(this.deps.config.publicUrl).origin) return true;
+      return o.host === req.headers.host;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The signed session cookie, the session row it names, and the person in it. */
+  private async identify(req: IncomingMessage): Promise<SocketInfo | undefined> {
+    const cookies = new Cookies(req, NO_RESPONSE, { keys: this.deps.config.sessionKeys });
+    const sessionId = cookies.get(SESSION_COOKIE, { signed: true });
+    if (!sessionId) return undefined;
+    const userId = await this.sessionUser(sessionId);
+    return userId ? { userId, sessionId, alive: true } : undefined;
+  }
+
+  private async sessionUser(sessionId: string): Promise<string | undefined> {
+    const session = await getSession(this.deps.db, sessionId);
+    const userId = session?.userId;
+    if (typeof userId !== 'string') return undefined;
+    return (await findUserById(this.deps.db, userId)) ? userId : undefined;
+  }
+
+  // ---------- 2. sockets and their messages ----------
+
+  private attach(ws: WebSocket, who: SocketInfo) {
+    this.info.set(ws, who);
+    let set = this.byUser.get(who.userId);
+    if (!set) this.byUser.set(who.userId, (set = new Set()));
+    set.add(ws);
+    ws.on('pong', () => {
+      who.alive = true;
+    });
+    ws.on('message', (data, isBinary) => this.onMessage(ws, who, data, isBinary));
+    // 'error' precedes the close of an oversized frame (1009); the close handler tidies up.
+    ws.on('error', () => undefined);
+    ws.on('close', () => this.detach(ws));
+  }
+
+  private detach(ws: WebSocket) {
+    const who = this.info.get(ws);
+    this.info.delete(ws);
+    if (!who) return;
+    const set = this.byUser.get(who.userId);
+    set?.delete(ws);
+    if (set?.size === 0) this.byUser.delete(who.userId);
+  }
+
+  private onMessage(ws: WebSocket, who: SocketInfo, data: RawData, isBinary: boolean) {
+    const reply = (m: ServerMessage) => ws.send(frame(m));
+    if (isBinary) return reply({ type: 'error', error: 'Send messages as JSON text' });
+    let raw: unknown;
+    try {
+      raw = JSON.parse(rawText(data));
+    } catch {
+      return reply({ type: 'error', error: 'Messages must be JSON' });
+    }
+    const parsed = ClientMessage.safeParse(raw);
+    if (!parsed.success) {
+      return reply({ type: 'error', error: 'Unknown message: send authenticate or ping' });
+    }
+    const msg = parsed.data;
+    switch (msg.type) {
+      case 'authenticate':
+        // Identity comes from the cookie alone; the message is kept for older clients.
+        if (msg.userId === who.userId) return reply({ type: 'authenticated', userId: who.userId });
+        return reply({ type: 'error', error: 'userId does not match the session' });
+      case 'ping':
+        return ws.send(PONG);
+    }
+  }
+
+  // ---------- 3. fan-out: one serialised frame for every socket ----------
+
+  private sendTo(userId: string, data: Buffer) {
+    const set = this.byUser.get(userId);
+    if (!set) return;
+    for (const ws of set) {
+      if (ws.readyState === WebSocket.OPEN) ws.send(data, { binary: false });
+    }
+  }
+
+  private readonly onNewPing = (receiverId: string, ping: unknown) => {
+    if (!this.byUser.has(receiverId)) return;
+    this.sendTo(receiverId, Buffer.from(JSON.stringify({ type: 'new_ping', ping })));
+  };
+
+  private readonly onChanged = (userIds: string[]) => {
+    for (const id of userIds) this.sendTo(id, POKE);
+  };
+
+  // ---------- 4. heartbeat ----------
+
+  /**
+   * Every WS_HEARTBEAT_MS: a socket that did not answer the previous ping is dead and is
+   * terminated; the others are pinged again. Sockets whose session has ended (sign-out, password
+   * change) are closed with 4401, so the device signs in again.
+   */
+  private beat() {
+    for (const [ws, who] of this.info) {
+      if (!who.alive) {
+        ws.terminate();
+        continue;
+      }
+      who.alive = false;
+      ws.ping();
+    }
+    void this.closeEndedSessions();
+  }
+
+  private async closeEndedSessions() {
+    if (this.checkingSessions || this.info.size === 0) return;
+    this.checkingSessions = true;
+    try {
+      const sessions = new Map<string, string | undefined>();
+      for (const who of this.info.values()) sessions.set(who.sessionId, undefined);
+      for (const id of sessions.keys()) sessions.set(id, await this.sessionUser(id));
+      for (const [ws, who] of this.info) {
+        if (sessions.get(who.sessionId) !== who.userId) ws.close(4401, 'Session ended');
+      }
+    } catch (err) {
+      console.error('ws session check failed', err);
+    } finally {
+      this.checkingSessions = false;
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.heartbeat);
+    this.deps.events.off('newPing', this.onNewPing);
+    this.deps.events.off('changed', this.onChanged);
+    for (const ws of this.info.keys()) {
+      ws.close(1001, 'Server shutting down');
+      setTimeout(() => ws.terminate(), 1000).unref();
+    }
+    this.info.clear();
+    this.byUser.clear();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+}
+
+function rawText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+/** `cookies` only reads the request here; a refused signature would write to this. */
+const NO_RESPONSE = {
+  getHeader: () => undefined,
+  setHeader: () => undefined,
+} as unknown as ConstructorParameters<typeof Cookies>[1];
+
+/** Answers the handshake with an HTTP error (the API's error body) and closes the connection. */
+function refuse(socket: Duplex, status: number, error: string, code: ErrorCode) {
+  if (socket.destroyed) return;
+  const body = JSON.stringify({ error, code } satisfies ErrorBody);
+  const reason = STATUS_CODES[status] ?? 'Error';
+  socket.once('finish', () => socket.destroy());
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\n` +
+      'Connection: close\r\n' +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
+      body,
+  );
+}

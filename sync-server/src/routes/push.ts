@@ -1,0 +1,85 @@
+/**
+ * Web Push subscriptions (docs/api.md "Web Push"): the VAPID public key the browser subscribes
+ * with, and each device's subscription, owned by the signed-in person.
+ */
+import { bodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
+import {
+  PushSubscribeBody,
+  PushUnsubscribeBody,
+  type PushSubscriptionInfo,
+  type VapidPublicKeyResponse,
+} from '@pingme/shared';
+import type { Middleware } from 'koa';
+import type { AppDeps } from '../app';
+import { badRequest, notFound } from '../errors';
+import { currentUser, requireUser } from '../middleware/auth';
+import { mutate } from '../middleware/idempotency';
+import { input, validate } from '../middleware/validate';
+import { deleteOwnSubscription, toInfo, upsertSubscription } from '../push/subscriptions';
+
+/** The app parses bodies of POST, PUT and PATCH only; this DELETE carries one too. */
+const deleteBody = bodyParser({
+  enableTypes: ['json'],
+  jsonLimit: 8 * 1024,
+  parsedMethods: ['DELETE'],
+}) as unknown as Middleware;
+
+function decodedLength(b64url: string): number {
+  return /^[A-Za-z0-9_-]+={0,2}$/.test(b64url) ? Buffer.from(b64url, 'base64url').length : -1;
+}
+
+export function pushRoutes({ db, config }: AppDeps): Router {
+  const router = new Router({ prefix: '/api/push' });
+  const signedIn = requireUser(db);
+
+  router.get('/vapid-public-key', (ctx) => {
+    ctx.body = { publicKey: config.vapid.publicKey } satisfies VapidPublicKeyResponse;
+  });
+
+  router.post('/subscribe', signedIn, validate({ body: PushSubscribeBody }), async (ctx) => {
+    const { body } = input<PushSubscribeBody>(ctx);
+    const me = currentUser(ctx).id;
+    if (!config.push.allowHttpEndpoints && !body.endpoint.startsWith('https://')) {
+      throw badRequest('Push endpoints must use https');
+    }
+    // An uncompressed P-256 point and a 16-byte secret, as PushSubscription.getKey() gives them.
+    const key = Buffer.from(body.keys.p256dh, 'base64url');
+    if (decodedLength(body.keys.p256dh) !== 65 || key[0] !== 4) {
+      throw badRequest('keys.p256dh must be the subscription’s P-256 public key (base64url)');
+    }
+    if (decodedLength(body.keys.auth) !== 16) {
+      throw badRequest('keys.auth must be the subscription’s 16-byte secret (base64url)');
+    }
+    await mutate(ctx, db, async (trx) => {
+      const { row, created } = await upsertSubscription(trx, {
+        userId: me,
+        endpoint: body.endpoint,
+        p256dh: body.keys.p256dh,
+        auth: body.keys.auth,
+        deviceId: body.deviceId ?? null,
+      });
+      return { status: created ? 201 : 200, body: toInfo(row) satisfies PushSubscriptionInfo };
+    });
+  });
+
+  router.delete(
+    '/subscribe',
+    deleteBody,
+    signedIn,
+    validate({ body: PushUnsubscribeBody }),
+    async (ctx) => {
+      const { body } = input<PushUnsubscribeBody>(ctx);
+      const me = currentUser(ctx).id;
+      await mutate(ctx, db, async (trx) => {
+        // Someone else's endpoint gets the same answer as an unknown one.
+        if (!(await deleteOwnSubscription(trx, me, body.endpoint))) {
+          throw notFound('Push subscription not found');
+        }
+        return { body: { success: true as const } };
+      });
+    },
+  );
+
+  return router;
+}

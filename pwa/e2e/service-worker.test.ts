@@ -1,0 +1,71 @@
+/**
+ * The service worker's own events, fired through the DevTools protocol: a Web Push shows a
+ * notification (title, body, url), and Background Sync with tag 'outbox' wakes the open tab.
+ */
+import type { CDPSession, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { baseUrl, newPage } from './support/browser';
+
+async function controlledPage(): Promise<{ page: Page; cdp: CDPSession; registrationId: string }> {
+  const page = await newPage();
+  await page.context().grantPermissions(['notifications'], { origin: baseUrl });
+  await page.goto('/');
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  const cdp = await page.context().newCDPSession(page);
+  const registered = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const ours = registrations.find((r) => r.scopeURL === `${baseUrl}/` && !r.isDeleted);
+      if (ours) resolve(ours.registrationId);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  return { page, cdp, registrationId: await registered };
+}
+
+describe('service worker events', () => {
+  it('shows a push as a notification with its title, body and url', async () => {
+    const { page, cdp, registrationId } = await controlledPage();
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: baseUrl,
+      registrationId,
+      data: JSON.stringify({
+        title: 'New Ping from Ada!',
+        body: 'Ping me when you are free',
+        url: '/pings',
+      }),
+    });
+    await expect
+      .poll(
+        () =>
+          page.evaluate(async () => {
+            const registration = await navigator.serviceWorker.ready;
+            const shown = await registration.getNotifications();
+            return shown.map((n) => ({ title: n.title, body: n.body, data: n.data as unknown }));
+          }),
+        { timeout: 5000 },
+      )
+      .toEqual([
+        { title: 'New Ping from Ada!', body: 'Ping me when you are free', data: { url: '/pings' } },
+      ]);
+  });
+
+  it("answers Background Sync 'outbox' by asking the open tab to flush", async () => {
+    const { page, cdp, registrationId } = await controlledPage();
+    await page.evaluate(() => {
+      const w = window as unknown as { swMessages: unknown[] };
+      w.swMessages = [];
+      navigator.serviceWorker.addEventListener('message', (e) => w.swMessages.push(e.data));
+    });
+    await cdp.send('ServiceWorker.dispatchSyncEvent', {
+      origin: baseUrl,
+      registrationId,
+      tag: 'outbox',
+      lastChance: false,
+    });
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { swMessages: unknown[] }).swMessages))
+      .toEqual([{ type: 'outbox-sync' }]);
+  });
+});

@@ -148,6 +148,7 @@ export async function pull(db: Db, viewerId: string, query: PullQuery): Promise<
   return { cursor, hasMore, reset: false, snapshot: null, changes };
 }
 
+/** S0. A new snapshot's cursor is the newest seq now, before any record is listed. */
 function startToken(bounds: LogBounds): Token {
   return { v: 1, c: bounds.newest, e: 0, a: null };
 }

@@ -6,7 +6,14 @@ import { LandingPage } from './pages/landing-page';
 import { ProfilePage } from './pages/profile-page';
 import { ResetPasswordPage } from './pages/reset-password-page';
 import { seriousA11yProblems } from './support/axe';
-import { artifact, baseUrl, newPage, registerByApi, uniqueEmail } from './support/browser';
+import {
+  artifact,
+  baseUrl,
+  linkFromMail,
+  newPage,
+  registerByApi,
+  uniqueEmail,
+} from './support/browser';
 
 describe('accounts', () => {
   it('signs up and lands on Home, signed in', async () => {
@@ -133,6 +140,25 @@ describe('password reset', () => {
     await reset.setPassword('whatever-1');
     await page.getByText('Reset failed', { exact: true }).waitFor();
     await reset.invalidLink.waitFor();
+  });
+});
+
+describe('e-mail verification', () => {
+  it('opens the link from the sign-up mail: Email Verified, then Continue to Login', async () => {
+    const person = await registerByApi({ firstName: 'Hedy', lastName: 'Lamarr' });
+    const link = await linkFromMail(person.email, /Verify your PingMe e-mail/);
+    expect(link.startsWith(`${baseUrl}/verify-email?token=`)).toBe(true);
+
+    const page = await newPage();
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Email Verified' }).waitFor();
+    await page.getByText('Welcome to PingMe, Hedy!', { exact: false }).waitFor();
+    await page.getByRole('link', { name: 'Continue to Login' }).click();
+    await page.waitForURL(`${baseUrl}/auth`);
+
+    // A link works once.
+    await page.goto(link);
+    await page.getByRole('heading', { name: /Verification Failed|Link Expired/ }).waitFor();
   });
 });
 

@@ -4,11 +4,13 @@
  * inject('wsEndpoint'). Playwright gives the browser a fresh temporary user-data-dir.
  */
 import { existsSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserServer } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
+import type { MailMessage } from '../../sync-server/src/services/mail';
 import { startTestServer, type TestServer } from '../../sync-server/test/harness';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 
@@ -17,6 +19,7 @@ declare module 'vitest' {
     baseUrl: string;
     serverPort: number;
     wsEndpoint: string;
+    mailboxUrl: string;
   }
 }
 
@@ -36,6 +39,21 @@ function freePort(): Promise<number> {
 
 let server: TestServer | undefined;
 let browser: BrowserServer | undefined;
+let mailbox: http.Server | undefined;
+
+/**
+ * The server's mail, kept instead of sent (like the embedded default, `delivers: false`, so
+ * forgot-password still answers resetLink), and readable by tests at GET {mailboxUrl}?to=...
+ */
+async function startMailbox(mails: MailMessage[]): Promise<string> {
+  mailbox = http.createServer((req, res) => {
+    const to = new URL(req.url ?? '/', 'http://mailbox').searchParams.get('to');
+    res.setHeader('Content-Type', 'application/json');
+    res.end(JSON.stringify(mails.filter((m) => m.to === to)));
+  });
+  await new Promise<void>((resolve) => mailbox!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(mailbox.address() as net.AddressInfo).port}`;
+}
 
 export async function setup(project: TestProject) {
   if (!existsSync(path.join(PWA_DIST, 'index.html'))) {
@@ -48,7 +66,12 @@ export async function setup(project: TestProject) {
   }
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  server = await startTestServer({ PORT: String(port), PUBLIC_URL: baseUrl, PWA_DIST });
+  const mails: MailMessage[] = [];
+  const mailboxUrl = await startMailbox(mails);
+  server = await startTestServer(
+    { PORT: String(port), PUBLIC_URL: baseUrl, PWA_DIST },
+    { mailer: { delivers: false, send: async (m) => void mails.push(m) } },
+  );
   browser = await chromium.launchServer({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -57,9 +80,11 @@ export async function setup(project: TestProject) {
   project.provide('baseUrl', baseUrl);
   project.provide('serverPort', port);
   project.provide('wsEndpoint', browser.wsEndpoint());
+  project.provide('mailboxUrl', mailboxUrl);
 }
 
 export async function teardown() {
   await browser?.close();
   await server?.stop();
+  await new Promise((resolve) => (mailbox ? mailbox.close(resolve) : resolve(undefined)));
 }

@@ -70,3 +70,16 @@ export async function registerByApi(fields: {
   const user = (await res.json()) as { id: string; inviteCode: string };
   return { ...user, email, password };
 }
+
+/** The link in the latest mail to `to` whose subject matches, waiting for it to arrive. */
+export async function linkFromMail(to: string, subject: RegExp): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const res = await fetch(`${inject('mailboxUrl')}?to=${encodeURIComponent(to)}`);
+    const mails = (await res.json()) as { subject: string; text: string }[];
+    const mail = mails.reverse().find((m) => subject.test(m.subject));
+    const link = mail?.text.match(/https?:\/\/\S+/)?.[0];
+    if (link) return link;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no mail matching ${subject} to ${to}`);
+}

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AuthPage } from './pages/auth-page';
 import { LandingPage } from './pages/landing-page';
 import { ResetPasswordPage } from './pages/reset-password-page';
-import { artifact, newPage } from './support/browser';
+import { HomePage } from './pages/home-page';
+import { artifact, newPage, registerByApi } from './support/browser';
 import { seriousA11yProblems } from './support/axe';
 
 describe('signed-out screens', () => {
@@ -72,5 +73,51 @@ describe('signed-out screens', () => {
     await page.getByText('Did you forget to add the page to the router?').waitFor();
     await page.screenshot({ path: artifact('not-found.png'), fullPage: true });
     expect(await seriousA11yProblems(page)).toEqual([]);
+  });
+});
+
+describe('signed-in screens', () => {
+  const SCREENS: [path: string, title: string][] = [
+    ['/pings', 'Ping Library'],
+    ['/friends', 'Friends'],
+    ['/friends-search', 'Find Friends'],
+    ['/friend/0190a7a2-7c1e-7b3a-9d2e-1f2a3b4c5d6e', 'Friend'],
+    ['/ping-friend/0190a7a2-7c1e-7b3a-9d2e-1f2a3b4c5d6e', 'Send a Ping'],
+    ['/activity', 'Activity'],
+    ['/notifications', 'Notifications'],
+    ['/analytics', 'Analytics'],
+    ['/profile', 'Profile'],
+    ['/profile/0190a7a2-7c1e-7b3a-9d2e-1f2a3b4c5d6e', 'Profile'],
+    ['/privacy-settings', 'Privacy Settings'],
+    ['/admin', 'Admin Dashboard'],
+  ];
+
+  it('every route of the table has its title and the bottom navigation; friend search is dark', async () => {
+    const person = await registerByApi({ firstName: 'Route', lastName: 'Walker' });
+    const page = await newPage();
+    await new AuthPage(page).open();
+    await new AuthPage(page).signIn(person.email, person.password);
+    const shell = new HomePage(page);
+    await shell.name.filter({ hasText: 'Route Walker' }).waitFor();
+
+    for (const [path, title] of SCREENS) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
+      await shell.nav.waitFor();
+      const theme = await page.evaluate(() => document.documentElement.dataset.theme ?? 'light');
+      expect(theme, path).toBe(path === '/friends-search' ? 'dark' : 'light');
+    }
+
+    await page.goto('/friends-search');
+    await page.getByRole('heading', { name: 'Find Friends' }).waitFor();
+    await page.screenshot({ path: artifact('friends-search-dark.png'), fullPage: true });
+    expect(await seriousA11yProblems(page)).toEqual([]);
+
+    // The bottom navigation marks where you are.
+    await shell.goTo('Activity');
+    await page.getByRole('heading', { name: 'Activity', level: 1 }).waitFor();
+    expect(
+      await shell.nav.getByRole('link', { name: 'Activity' }).getAttribute('aria-current'),
+    ).toBe('page');
   });
 });

@@ -5,18 +5,22 @@
 import Dexie, { type EntityTable } from 'dexie';
 import {
   uuidv7,
-  type FriendUser,
-  type PendingRequest,
+  type Anchor,
+  type Moment,
+  type Mood,
+  type Ping,
+  type Prompt,
   type SelfUser,
-  type UserSummary,
+  type SyncFriendship,
+  type SyncUser,
 } from '@pingme/shared';
 import { DB_NAME, SCHEMA_VERSIONS } from './schema';
 
 /** Typed key/value rows of the `meta` table. */
 export interface MetaValues {
   deviceId: string;
-  /** The change-feed cursor of GET /api/sync/pull; absent until the first pull. */
-  cursor: string;
+  /** The change-feed cursor of GET /api/sync/pull (`since`); absent until the first pull. */
+  cursor: number;
   /** The signed-in person as last seen from GET /api/user, so the app knows them offline. */
   currentUser: SelfUser;
 }
@@ -43,26 +47,17 @@ export interface OutboxRow {
   lastError?: string;
 }
 
-/**
- * Entities whose shared schemas arrive with their own issues (prompts, pings, reactions,
- * anchors, moods). Rows are keyed by the entity's UUIDv7 id; the fields follow the REST contract.
- */
-export interface EntityRow {
-  id: string;
-  [field: string]: unknown;
-}
-
 export class PingMeDb extends Dexie {
   meta!: EntityTable<MetaRow, 'key'>;
   outbox!: EntityTable<OutboxRow, 'seq'>;
-  users!: EntityTable<UserSummary, 'id'>;
-  friends!: EntityTable<FriendUser, 'id'>;
-  friendRequests!: EntityTable<PendingRequest, 'requestId'>;
-  prompts!: EntityTable<EntityRow, 'id'>;
-  pings!: EntityTable<EntityRow, 'id'>;
-  reactions!: EntityTable<EntityRow, 'id'>;
-  anchors!: EntityTable<EntityRow, 'id'>;
-  moods!: EntityTable<EntityRow, 'id'>;
+  /** The pull's `data`, per entity (SyncEntityData). */
+  users!: EntityTable<SyncUser, 'id'>;
+  friendships!: EntityTable<SyncFriendship, 'id'>;
+  prompts!: EntityTable<Prompt, 'id'>;
+  pings!: EntityTable<Ping, 'id'>;
+  anchors!: EntityTable<Anchor, 'id'>;
+  moods!: EntityTable<Mood, 'id'>;
+  moments!: EntityTable<Moment, 'id'>;
 
   constructor(name = DB_NAME) {
     super(name);

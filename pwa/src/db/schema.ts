@@ -16,17 +16,18 @@ export interface SchemaVersion {
 export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
   {
     version: 1,
+    // One table per entity of the sync protocol (shared/src/schemas/sync.ts, SYNC_ENTITIES);
+    // reactions travel inside their ping, as the pull delivers them.
     stores: {
       meta: 'key',
       outbox: '++seq, &id, status',
-      users: 'id',
-      friends: 'id',
-      friendRequests: 'requestId',
-      prompts: 'id, isDefault',
+      users: 'id, relation',
+      friendships: 'id, otherUserId, [status+direction]',
+      prompts: 'id, isDefault, ownerId',
       pings: 'id, senderId, receiverId, createdAt',
-      reactions: 'id, pingId',
-      anchors: 'id, friendId',
-      moods: 'id, friendId, createdAt',
+      anchors: 'id, friendId, userId, status',
+      moods: 'id, friendId, userId, createdAt',
+      moments: 'id, pingId, createdAt',
     },
   },
 ];

@@ -16,8 +16,17 @@ export function HomeScreen() {
   const counts = useLiveQuery(
     async () => ({
       pings: await db.pings.count(),
-      friends: await db.friends.count(),
-      requests: await db.friendRequests.count(),
+      friends: await db.friendships
+        .where('[status+direction]')
+        .anyOf([
+          ['accepted', 'sent'],
+          ['accepted', 'received'],
+        ])
+        .count(),
+      requests: await db.friendships
+        .where('[status+direction]')
+        .equals(['pending', 'received'])
+        .count(),
     }),
     [],
     { pings: 0, friends: 0, requests: 0 },

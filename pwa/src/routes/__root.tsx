@@ -27,6 +27,7 @@ function RootLayout() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const showNav = signedIn && !FLOW_PATHS.some((p) => pathname.startsWith(p));
   useFocusMainOnNavigation(pathname);
+  useResetLeavingOnReturn();
 
   return (
     <TooltipProvider>
@@ -64,4 +65,15 @@ function useFocusMainOnNavigation(pathname: string) {
     document.getElementById('main')?.focus({ preventScroll: true });
     window.scrollTo(0, 0);
   }, [pathname]);
+}
+
+/** Coming Back to a page the browser kept (bfcache) after leaving for sign-in: show it again. */
+function useResetLeavingOnReturn() {
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) useUi.getState().setLeavingTo(null);
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+  }, []);
 }

@@ -23,7 +23,10 @@ declare module 'vitest' {
   }
 }
 
-const PWA_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+// E2E_PWA_DIST lets several people build and test side by side without sharing pwa/dist.
+const PWA_DIST = process.env.E2E_PWA_DIST
+  ? path.resolve(process.env.E2E_PWA_DIST)
+  : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 
 /** A free loopback port, so PUBLIC_URL (used in reset links) can name it before the server starts. */
 function freePort(): Promise<number> {

@@ -45,6 +45,32 @@ export interface OutboxRow {
   attempts: number;
   status: OutboxStatus;
   lastError?: string;
+  /**
+   * What this write did to Dexie, so the engine can undo it when the server refuses it for good,
+   * and re-apply it on top of server state after a pull while it still waits (sync/local-write.ts).
+   */
+  effects?: WriteEffect[];
+  /** The spec's error toast for a final refusal (title 'Error' unless given). */
+  errorToast?: { title?: string; description: string };
+}
+
+/** The tables a write may change optimistically. */
+export type EffectTable =
+  'users' | 'friendships' | 'prompts' | 'pings' | 'anchors' | 'moods' | 'moments';
+
+/** One row changed by a write: its value before (null: it did not exist) and after (null: deleted). */
+export interface WriteEffect {
+  table: EffectTable;
+  key: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+/** A cached answer of a server-computed screen. */
+export interface CacheRow<T = unknown> {
+  key: string;
+  value: T;
+  computedAt: string;
 }
 
 export class PingMeDb extends Dexie {
@@ -58,6 +84,7 @@ export class PingMeDb extends Dexie {
   anchors!: EntityTable<Anchor, 'id'>;
   moods!: EntityTable<Mood, 'id'>;
   moments!: EntityTable<Moment, 'id'>;
+  cache!: EntityTable<CacheRow, 'key'>;
 
   constructor(name = DB_NAME) {
     super(name);

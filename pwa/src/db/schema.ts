@@ -30,4 +30,10 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
       moments: 'id, pingId, createdAt',
     },
   },
+  {
+    version: 2,
+    // Last answers of server-computed screens (insights, analytics, energy, admin), shown offline
+    // with the time they were computed.
+    stores: { cache: 'key' },
+  },
 ];

@@ -1,0 +1,122 @@
+/**
+ * Every mutation a screen makes goes through `localWrite` (ARCHITECTURE.md guarantee 1,
+ * "durable before visible"): in ONE Dexie transaction it applies the optimistic rows, records
+ * what they were before, and appends the outbox entry. The UI (useLiveQuery) shows the change
+ * only once that transaction has committed, so closing the tab at any moment loses nothing shown.
+ *
+ *   await localWrite({
+ *     request: { method: 'POST', path: '/api/pings', body: { id, promptId, receiverId } },
+ *     effects: [{ table: 'pings', key: id, after: { ...optimisticPing, pending: true } }],
+ *     errorToast: { description: 'Failed to send ping. Please try again.' },
+ *   });
+ *
+ * The engine then (a) drops the `pending` marker when the pull brings the server's row,
+ * (b) re-applies `after` of entries still waiting on top of pulled state (guarantee 7), and
+ * (c) restores `before` and shows `errorToast` when the server refuses the write (guarantee 5).
+ */
+import { uuidv7 } from '@pingme/shared';
+import { db, type EffectTable, type OutboxRow, type WriteEffect } from '../db';
+import { requestOutboxFlush } from './outbox';
+
+export interface LocalWrite {
+  request: { method: OutboxRow['method']; path: string; body?: unknown };
+  /** Rows to put (after: the new row) or delete (after: null). */
+  effects?: { table: EffectTable; key: string; after: Record<string, unknown> | null }[];
+  errorToast?: { title?: string; description: string };
+}
+
+/** Marks an optimistic row until the server's version replaces it. */
+export const PENDING_FIELD = 'pending';
+
+export function tableOf(name: EffectTable) {
+  return db.table<Record<string, unknown>, string>(name);
+}
+
+/** Applies the effects and queues the request atomically; resolves once both are durable. */
+export async function localWrite(write: LocalWrite): Promise<OutboxRow> {
+  const effects = write.effects ?? [];
+  const tables = [...new Set(effects.map((e) => e.table))].map(tableOf);
+  const row = await db.transaction('rw', [db.outbox, ...tables], async () => {
+    const recorded: WriteEffect[] = [];
+    for (const e of effects) {
+      const table = tableOf(e.table);
+      const before = (await table.get(e.key)) ?? null;
+      if (e.after) await table.put(e.after, e.key);
+      else await table.delete(e.key);
+      recorded.push({ table: e.table, key: e.key, before, after: e.after });
+    }
+    const id = uuidv7();
+    const entry: OutboxRow = {
+      id,
+      method: write.request.method,
+      path: write.request.path,
+      body: write.request.body ?? {},
+      idempotencyKey: id,
+      createdAt: new Date().toISOString(),
+      attempts: 0,
+      status: 'pending',
+      effects: recorded,
+      ...(write.errorToast ? { errorToast: write.errorToast } : {}),
+    };
+    entry.seq = await db.outbox.add(entry);
+    return entry;
+  });
+  requestOutboxFlush();
+  return row;
+}
+
+/**
+ * Undo a refused write: every row goes back to what it was before, unless a later write of the
+ * same row is still waiting (then that later write's `after` stays, and its own undo covers it).
+ */
+export async function rollbackWrite(entry: OutboxRow): Promise<void> {
+  const effects = entry.effects ?? [];
+  const tables = [...new Set(effects.map((e) => e.table))].map(tableOf);
+  await db.transaction('rw', [db.outbox, ...tables], async () => {
+    const later = (
+      await db.outbox
+        .where('seq')
+        .above(entry.seq ?? 0)
+        .toArray()
+    ).flatMap((o) => o.effects ?? []);
+    for (const e of [...effects].reverse()) {
+      if (later.some((l) => l.table === e.table && l.key === e.key)) continue;
+      const table = tableOf(e.table);
+      if (e.before) await table.put(e.before, e.key);
+      else await table.delete(e.key);
+    }
+    if (entry.seq !== undefined) await db.outbox.delete(entry.seq);
+  });
+}
+
+/**
+ * After a pull wrote server state: put back the optimistic rows of every write still waiting,
+ * oldest first, so a pending change never disappears (guarantee 7). Call inside the pull's
+ * transaction (it must include db.outbox and the effect tables).
+ */
+export async function reapplyPendingWrites(): Promise<void> {
+  const waiting = await db.outbox.orderBy('seq').toArray();
+  for (const entry of waiting) {
+    for (const e of entry.effects ?? []) {
+      const table = tableOf(e.table);
+      if (e.after) await table.put(e.after, e.key);
+      else await table.delete(e.key);
+    }
+  }
+}
+
+/** Reads a cached server-computed answer. */
+export async function readCache<T>(
+  key: string,
+): Promise<{ value: T; computedAt: string } | undefined> {
+  const row = await db.cache.get(key);
+  return row ? { value: row.value as T, computedAt: row.computedAt } : undefined;
+}
+
+export async function writeCache<T>(
+  key: string,
+  value: T,
+  computedAt = new Date().toISOString(),
+): Promise<void> {
+  await db.cache.put({ key, value, computedAt });
+}

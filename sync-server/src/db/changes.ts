@@ -1,11 +1,16 @@
+/**
+ * The change log (docs/sync.md, "Change log"): one row per affected person per change. Writes
+ * happen inside mutate()'s transaction; the reads and the pruning serve the pull (sync/pull.ts)
+ * and the views (sync/views.ts), which hold the protocol's logic.
+ */
+import type { SyncEntity } from '@pingme/shared';
 import type { Db } from './connection';
 import { nowIso } from './connection';
-import type { SyncEntity } from '@pingme/shared';
+import { chunks } from './prompts';
 import type { ChangeOp } from './schema';
 
 /** Every kind of record a device mirrors; docs/sync.md describes each one's pull shape. */
 export type Entity = SyncEntity;
-
 
 /** One change-log row per affected user, in the caller's transaction. */
 export async function recordChange(
@@ -30,4 +35,72 @@ export async function latestSeq(db: Db): Promise<number> {
     .select((eb) => eb.fn.max('seq').as('seq'))
     .executeTakeFirst();
   return Number(r?.seq ?? 0);
+}
+
+/** The lowest and the highest seq in the log: `first` null and `last` 0 when it is empty. */
+export async function seqRange(db: Db): Promise<{ first: number | null; last: number }> {
+  const r = await db
+    .selectFrom('changes')
+    .select((eb) => [eb.fn.min('seq').as('first'), eb.fn.max('seq').as('last')])
+    .executeTakeFirst();
+  return {
+    first: r?.first == null ? null : Number(r.first),
+    last: r?.last == null ? 0 : Number(r.last),
+  };
+}
+
+/** Deletes the rows created before `cutoff` (ISO) whose seq is below `belowSeq`; how many went. */
+export async function deleteChangesBefore(
+  db: Db,
+  cutoff: string,
+  belowSeq: number,
+): Promise<number> {
+  const r = await db
+    .deleteFrom('changes')
+    .where('createdAt', '<', cutoff)
+    .where('seq', '<', belowSeq)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** userId's rows with seq above `afterSeq`, ascending, at most `limit` of them. */
+export async function changesAfter(
+  db: Db,
+  userId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<{ seq: number; entity: string; entityId: string }[]> {
+  return db
+    .selectFrom('changes')
+    .select(['seq', 'entity', 'entityId'])
+    .where('userId', '=', userId)
+    .where('seq', '>', afterSeq)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Everyone other than `exceptUserId` that rows about these records of `entity` were written
+ * for, distinct. Names the people of a record that no longer exists.
+ */
+export async function otherRecipients(
+  db: Db,
+  entity: Entity,
+  entityIds: string[],
+  exceptUserId: string,
+): Promise<string[]> {
+  const out = new Set<string>();
+  for (const part of chunks([...new Set(entityIds)])) {
+    const rows = await db
+      .selectFrom('changes')
+      .select('userId')
+      .distinct()
+      .where('entity', '=', entity)
+      .where('entityId', 'in', part)
+      .where('userId', '!=', exceptUserId)
+      .execute();
+    for (const r of rows) out.add(r.userId);
+  }
+  return [...out];
 }

@@ -47,6 +47,19 @@ export async function friendIds(db: Db, userId: string): Promise<string[]> {
   return rows.map((r) => (r.requesterId === userId ? r.addresseeId : r.requesterId));
 }
 
+/**
+ * Ids of everyone who has a friendship row with userId, whatever its status: accepted friends
+ * and both sides of pending requests (each of whom is shown userId's card).
+ */
+export async function linkedPeopleIds(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('friendships')
+    .select(['requesterId', 'addresseeId'])
+    .where((eb) => eb.or([eb('requesterId', '=', userId), eb('addresseeId', '=', userId)]))
+    .execute();
+  return rows.map((r) => (r.requesterId === userId ? r.addresseeId : r.requesterId));
+}
+
 export async function findFriendshipById(db: Db, id: string): Promise<FriendshipRow | undefined> {
   return db.selectFrom('friendships').selectAll().where('id', '=', id).executeTakeFirst();
 }

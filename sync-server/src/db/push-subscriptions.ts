@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { PushSubscriptionInfo } from '@pingme/shared';
 import type { Selectable } from 'kysely';
-import type { Db } from '../db/connection';
-import { nowIso } from '../db/connection';
-import type { PushSubscriptionsTable } from '../db/schema';
+import type { Db } from './connection';
+import { nowIso } from './connection';
+import type { PushSubscriptionsTable } from './schema';
 
 export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;
 

@@ -21,7 +21,7 @@ import {
   type MadeUser,
   type TestServer,
 } from '../../test/harness';
-import { subscriptionsOf } from './subscriptions';
+import { subscriptionsOf } from '../db/push-subscriptions';
 
 interface Received {
   path: string;

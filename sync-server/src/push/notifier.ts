@@ -10,9 +10,13 @@ import webpush from 'web-push';
 import { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
+import {
+  deleteSubscriptionById,
+  subscriptionsOf,
+  type PushSubscriptionRow,
+} from '../db/push-subscriptions';
 import { findUserById } from '../db/users';
 import type { ChangeEvents } from '../realtime/events';
-import { deleteSubscriptionById, subscriptionsOf, type PushSubscriptionRow } from './subscriptions';
 
 export interface PushJob {
   receiverId: string;

@@ -17,8 +17,8 @@ import type {
 } from '@pingme/shared';
 import type { AppDeps } from '../app';
 import type { Db } from '../db/connection';
+import { subscriptionsOf, toInfo } from '../db/push-subscriptions';
 import { currentUser, requireUser } from '../middleware/auth';
-import { subscriptionsOf, toInfo } from '../push/subscriptions';
 import { loadAllVisible } from '../sync/views';
 
 export async function buildExport(db: Db, userId: string, now = new Date()): Promise<DataExport> {

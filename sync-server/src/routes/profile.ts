@@ -18,7 +18,7 @@ import {
 } from '@pingme/shared';
 import type { Context } from 'koa';
 import type { AppDeps } from '../app';
-import { friendIds } from '../db/friendships';
+import { linkedPeopleIds } from '../db/friendships';
 import { isHandleTaken, takenHandles } from '../db/people';
 import type { UserRow, UserUpdate } from '../db/schema';
 import { findUserById, toSelf, updateUser } from '../db/users';
@@ -65,8 +65,13 @@ async function freeSuggestions(deps: AppDeps, base: string, me: string) {
 /** Empty strings clear a text field. */
 const orNull = (v: string) => (v === '' ? null : v);
 
+/**
+ * Everyone whose devices show this person's profile: themself, their friends, and the other side
+ * of each pending request (sent or received), whose request card shows name, photo, handle and
+ * tagline. Each gets the 'user' change row; the pull turns it into the friendship row again.
+ */
 async function everyoneWhoSees(trx: Trx, userId: string): Promise<string[]> {
-  return [userId, ...(await friendIds(trx, userId))];
+  return [userId, ...(await linkedPeopleIds(trx, userId))];
 }
 
 export function profileRoutes(deps: AppDeps): Router {

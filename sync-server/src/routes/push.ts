@@ -12,11 +12,11 @@ import {
 } from '@pingme/shared';
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../app';
+import { deleteOwnSubscription, toInfo, upsertSubscription } from '../db/push-subscriptions';
 import { badRequest, notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
 import { mutate } from '../middleware/idempotency';
 import { input, validate } from '../middleware/validate';
-import { deleteOwnSubscription, toInfo, upsertSubscription } from '../push/subscriptions';
 
 /** The app parses bodies of POST, PUT and PATCH only; this DELETE carries one too. */
 const deleteBody = bodyParser({

@@ -185,6 +185,38 @@ describe('GET /api/sync/pull', () => {
     expect(find(forB, 'user', a.id)).toMatchObject({ op: 'delete' });
   });
 
+  it('re-sends a pending request when either person changes their card, and pokes the other', async () => {
+    const a = await makeUser(server);
+    const b = await makeUser(server);
+    const stranger = await makeUser(server);
+    expect((await a.client.post('/api/friends/request', { friendId: b.id })).status).toBe(201);
+    const request = await findFriendshipBetween(server.database.db, a.id, b.id);
+    const snapA = await pullAll(a.client);
+    const snapB = await pullAll(b.client);
+    const snapStranger = await pullAll(stranger.client);
+    const heard: string[][] = [];
+    const listener = (ids: string[]) => heard.push(ids);
+    server.events.on('changed', listener);
+
+    // The addressee changes their tagline: the requester's device gets the request again.
+    expect((await b.client.put('/api/profile/update', { tagline: 'new card' })).status).toBe(200);
+    const forA = await pullAll(a.client, snapA.cursor);
+    expect(find(forA, 'friendship', request!.id)).toMatchObject({
+      op: 'upsert',
+      data: { status: 'pending', direction: 'sent', other: { id: b.id, tagline: 'new card' } },
+    });
+    // And the other way round.
+    expect((await a.client.put('/api/profile/update', { tagline: 'mine too' })).status).toBe(200);
+    const forB = await pullAll(b.client, snapB.cursor);
+    expect(find(forB, 'friendship', request!.id)).toMatchObject({
+      data: { direction: 'received', other: { id: a.id, tagline: 'mine too' } },
+    });
+    server.events.off('changed', listener);
+    expect(heard.map((ids) => [...ids].sort())).toEqual([[a.id, b.id].sort(), [a.id, b.id].sort()]);
+    // Someone with no row between them hears nothing.
+    expect((await pullAll(stranger.client, snapStranger.cursor)).changes).toEqual([]);
+  });
+
   it('pages with hasMore and a small limit, covering every change once', async () => {
     const a = await makeUser(server);
     const b = await makeUser(server);

@@ -12,9 +12,10 @@ import {
   type SyncEntity,
 } from '@pingme/shared';
 import { z } from 'zod';
+import { changesAfter, deleteChangesBefore, seqRange } from '../db/changes';
 import type { Db } from '../db/connection';
 import { badRequest } from '../errors';
-import { requestCardsChanged, views, type EntityRef } from './views';
+import { views, type EntityRef } from './views';
 
 /** The oldest cursor the log can still serve, and the newest seq. */
 export interface LogBounds {
@@ -23,12 +24,7 @@ export interface LogBounds {
 }
 
 export async function logBounds(db: Db): Promise<LogBounds> {
-  const r = await db
-    .selectFrom('changes')
-    .select((eb) => [eb.fn.min('seq').as('first'), eb.fn.max('seq').as('last')])
-    .executeTakeFirst();
-  const first = r?.first == null ? null : Number(r.first);
-  const last = r?.last == null ? 0 : Number(r.last);
+  const { first, last } = await seqRange(db);
   // Rows are only ever removed from the old end (pruneChangeLog), so every seq above `floor`
   // that was ever written is still there.
   return { floor: first === null ? last : first - 1, newest: last };
@@ -41,12 +37,7 @@ export async function logBounds(db: Db): Promise<LogBounds> {
 export async function pruneChangeLog(db: Db, retentionMs: number, now = Date.now()) {
   const { newest } = await logBounds(db);
   const cutoff = new Date(now - retentionMs).toISOString();
-  const r = await db
-    .deleteFrom('changes')
-    .where('createdAt', '<', cutoff)
-    .where('seq', '<', newest)
-    .executeTakeFirst();
-  return Number(r.numDeletedRows);
+  return deleteChangesBefore(db, cutoff, newest);
 }
 
 // ---------- snapshot continuation tokens ----------
@@ -100,14 +91,7 @@ export async function pull(db: Db, viewerId: string, query: PullQuery): Promise<
   }
 
   // 3. The caller's change rows after the cursor, ascending, one more than a page to see if more remain.
-  const rows = await db
-    .selectFrom('changes')
-    .select(['seq', 'entity', 'entityId'])
-    .where('userId', '=', viewerId)
-    .where('seq', '>', since)
-    .orderBy('seq')
-    .limit(limit + 1)
-    .execute();
+  const rows = await changesAfter(db, viewerId, since, limit + 1);
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   // The cursor covers what this page read: up to its last row, or, on the last page, up to the
@@ -125,11 +109,7 @@ export async function pull(db: Db, viewerId: string, query: PullQuery): Promise<
   }
 
   // 5. Related records whose visibility or content moved with these: a friendship and the other
-  //    person, and pending requests whose other person changed their card in this seq range.
-  for (const ref of await requestCardsChanged(db, viewerId, since, cursor)) {
-    const key = refKey(ref.entity, ref.id);
-    if (!refs.has(key)) refs.set(key, ref);
-  }
+  //    person, a person and the friendship row (or pending request) that shows their card.
   for (const entity of SYNC_ENTITIES) {
     const related = views[entity].related;
     const ids = idsOf(refs, entity);

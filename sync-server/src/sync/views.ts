@@ -6,17 +6,26 @@
  *                                           (invisible or unknown ids are left out: a tombstone)
  *   visibleIds(db, viewerId, afterId, n)    every id the viewer may see, ascending, for snapshots
  *   related?(db, viewerId, ids)             other records whose visibility moves with these ones
- * The 'user' and 'friendship' views live here; the other entities' loaders live with their routes'
- * queries in db/.
+ * The 'user' and 'friendship' views live here, over the queries of db/sync-views.ts; the other
+ * entities' loaders live with their routes' queries in db/.
  */
 import type { SyncEntity, SyncFriendship, SyncUser } from '@pingme/shared';
-import type { Db } from '../db/connection';
 import { loadAnchors, visibleAnchorIds } from '../db/anchors';
+import { otherRecipients } from '../db/changes';
+import type { Db } from '../db/connection';
 import { loadMoods, visibleMoodIds } from '../db/moods';
 import { loadMoments, loadPings, visibleMomentIds, visiblePingIds } from '../db/pings';
-import { chunks, loadPrompts, visiblePromptIds } from '../db/prompts';
+import { loadPrompts, visiblePromptIds } from '../db/prompts';
 import type { FriendshipRow, UserRow } from '../db/schema';
-import { toProfileFields, toSelf, toSummary } from '../db/users';
+import {
+  friendsAmong,
+  friendshipIdsOf,
+  friendshipIdsWith,
+  friendshipParties,
+  friendshipsOfViewer,
+  usersByIds,
+} from '../db/sync-views';
+import { findUserById, toProfileFields, toSelf, toSummary } from '../db/users';
 
 export interface EntityRef {
   entity: SyncEntity;
@@ -36,49 +45,10 @@ export interface EntityView {
 
 // ---------- user: the person themself (SelfUser) and each friend (FriendUser) ----------
 
-type FriendRow = UserRow & {
-  friendshipId: string;
-  friendshipCreatedAt: string;
-  acceptedAt: string | null;
-};
-
-/** Accepted friends of viewerId among `ids` (all of them when `ids` is undefined). */
-async function friendsAmong(db: Db, viewerId: string, ids?: string[]): Promise<FriendRow[]> {
-  const query = (part?: string[]) => {
-    let q = db
-      .selectFrom('friendships as f')
-      .innerJoin('users as u', (join) =>
-        join.on((eb) =>
-          eb.or([
-            eb.and([eb('f.requesterId', '=', viewerId), eb('f.addresseeId', '=', eb.ref('u.id'))]),
-            eb.and([eb('f.addresseeId', '=', viewerId), eb('f.requesterId', '=', eb.ref('u.id'))]),
-          ]),
-        ),
-      )
-      .selectAll('u')
-      .select([
-        'f.id as friendshipId',
-        'f.createdAt as friendshipCreatedAt',
-        'f.acceptedAt as acceptedAt',
-      ])
-      .where('f.status', '=', 'accepted');
-    if (part) q = q.where('u.id', 'in', part);
-    return q.execute();
-  };
-  if (!ids) return query();
-  const out: FriendRow[] = [];
-  for (const part of chunks([...new Set(ids)])) out.push(...(await query(part)));
-  return out;
-}
-
 export async function loadUsers(db: Db, viewerId: string, ids: string[]): Promise<SyncUser[]> {
   const byId = new Map<string, SyncUser>();
   if (ids.includes(viewerId)) {
-    const self = await db
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', viewerId)
-      .executeTakeFirst();
+    const self = await findUserById(db, viewerId);
     if (self) byId.set(self.id, { ...toSelf(self), relation: 'self' });
   }
   const others = ids.filter((id) => id !== viewerId);
@@ -109,25 +79,15 @@ export async function visibleUserIds(
     .slice(0, limit);
 }
 
-/** A friend's profile changed: the friendship row, which shows it too, is sent again. */
+/**
+ * A person's profile changed: the friendship row with them, which shows it too (in full for a
+ * friend, as a card for a pending request), is sent again.
+ */
 async function friendshipsOfUsers(db: Db, viewerId: string, ids: string[]): Promise<EntityRef[]> {
   const others = ids.filter((id) => id !== viewerId);
   if (others.length === 0) return [];
-  const out: EntityRef[] = [];
-  for (const part of chunks(others)) {
-    const rows = await db
-      .selectFrom('friendships')
-      .select('id')
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('requesterId', '=', viewerId), eb('addresseeId', 'in', part)]),
-          eb.and([eb('addresseeId', '=', viewerId), eb('requesterId', 'in', part)]),
-        ]),
-      )
-      .execute();
-    for (const r of rows) out.push({ entity: 'friendship', id: r.id });
-  }
-  return out;
+  const rows = await friendshipIdsWith(db, viewerId, others);
+  return rows.map((id) => ({ entity: 'friendship', id }));
 }
 
 // ---------- friendship: every row the person is part of, with the other person ----------
@@ -138,23 +98,12 @@ export async function loadFriendships(
   ids: string[],
 ): Promise<SyncFriendship[]> {
   const byId = new Map<string, SyncFriendship>();
-  for (const part of chunks([...new Set(ids)])) {
-    const rows = await db
-      .selectFrom('friendships')
-      .selectAll()
-      .where('id', 'in', part)
-      .where((eb) => eb.or([eb('requesterId', '=', viewerId), eb('addresseeId', '=', viewerId)]))
-      .execute();
-    if (rows.length === 0) continue;
-    const people = await db
-      .selectFrom('users')
-      .selectAll()
-      .where(
-        'id',
-        'in',
-        rows.map((r) => otherOf(r, viewerId)),
-      )
-      .execute();
+  const rows = await friendshipsOfViewer(db, viewerId, ids);
+  if (rows.length) {
+    const people = await usersByIds(
+      db,
+      rows.map((r) => otherOf(r, viewerId)),
+    );
     const peopleById = new Map(people.map((p) => [p.id, p]));
     for (const r of rows) {
       const other = peopleById.get(otherOf(r, viewerId));
@@ -192,13 +141,7 @@ export async function visibleFriendshipIds(
   afterId: string | undefined,
   limit: number,
 ): Promise<string[]> {
-  let q = db
-    .selectFrom('friendships')
-    .select('id')
-    .where((eb) => eb.or([eb('requesterId', '=', viewerId), eb('addresseeId', '=', viewerId)]));
-  if (afterId !== undefined) q = q.where('id', '>', afterId);
-  const rows = await q.orderBy('id').limit(limit).execute();
-  return rows.map((r) => r.id);
+  return friendshipIdsOf(db, viewerId, afterId, limit);
 }
 
 /**
@@ -209,65 +152,15 @@ export async function visibleFriendshipIds(
  */
 async function usersOfFriendships(db: Db, viewerId: string, ids: string[]): Promise<EntityRef[]> {
   const others = new Set<string>();
-  for (const part of chunks([...new Set(ids)])) {
-    const live = await db
-      .selectFrom('friendships')
-      .select(['id', 'requesterId', 'addresseeId'])
-      .where('id', 'in', part)
-      .execute();
-    for (const r of live) others.add(otherOf(r, viewerId));
-    const gone = part.filter((id) => !live.some((r) => r.id === id));
-    if (gone.length === 0) continue;
-    const logged = await db
-      .selectFrom('changes')
-      .select('userId')
-      .distinct()
-      .where('entity', '=', 'friendship')
-      .where('entityId', 'in', gone)
-      .where('userId', '!=', viewerId)
-      .execute();
-    for (const r of logged) others.add(r.userId);
+  const live = await friendshipParties(db, ids);
+  for (const r of live) others.add(otherOf(r, viewerId));
+  const liveIds = new Set(live.map((r) => r.id));
+  const gone = [...new Set(ids)].filter((id) => !liveIds.has(id));
+  if (gone.length) {
+    for (const id of await otherRecipients(db, 'friendship', gone, viewerId)) others.add(id);
   }
   others.delete(viewerId);
   return [...others].map((id) => ({ entity: 'user', id }));
-}
-
-/**
- * A pending request shows the other person's card (name, photo, handle, tagline), but their
- * profile changes are logged only for themself and their friends. So the pull also reads, for
- * the seq range it covers, the 'user' rows that the people the viewer has a pending request with
- * recorded about themselves, and sends those friendship rows again.
- */
-export async function requestCardsChanged(
-  db: Db,
-  viewerId: string,
-  afterSeq: number,
-  upToSeq: number,
-): Promise<EntityRef[]> {
-  if (upToSeq <= afterSeq) return [];
-  const pending = await db
-    .selectFrom('friendships')
-    .select(['id', 'requesterId', 'addresseeId'])
-    .where('status', '=', 'pending')
-    .where((eb) => eb.or([eb('requesterId', '=', viewerId), eb('addresseeId', '=', viewerId)]))
-    .execute();
-  if (pending.length === 0) return [];
-  const rowOf = new Map(pending.map((r) => [otherOf(r, viewerId), r.id]));
-  const out: EntityRef[] = [];
-  for (const part of chunks([...rowOf.keys()])) {
-    const changed = await db
-      .selectFrom('changes')
-      .select('userId')
-      .distinct()
-      .where('userId', 'in', part)
-      .where('entity', '=', 'user')
-      .whereRef('entityId', '=', 'userId')
-      .where('seq', '>', afterSeq)
-      .where('seq', '<=', upToSeq)
-      .execute();
-    for (const r of changed) out.push({ entity: 'friendship', id: rowOf.get(r.userId)! });
-  }
-  return out;
 }
 
 function keepOrder<T>(ids: string[], byId: Map<string, T>): T[] {

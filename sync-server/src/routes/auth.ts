@@ -59,7 +59,7 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
       });
       return { status: 201, body: toSelf(u) };
     });
-    await signIn(ctx, user.id);
+    await signIn(ctx, user.id, config.sessionMaxAgeMs);
     sendVerification(user.id, user.email ?? body.email, user.firstName).catch((err: unknown) =>
       console.error('verification mail failed', err),
     );
@@ -97,7 +97,7 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
       isAdminEmail(config, user.email) && user.isAdmin !== 1
         ? await updateUser(db, user.id, { isAdmin: 1 })
         : user;
-    await signIn(ctx, fresh.id);
+    await signIn(ctx, fresh.id, config.sessionMaxAgeMs);
     ctx.body = toSelf(fresh) satisfies SelfUser;
   });
 

@@ -243,6 +243,26 @@ function account(fields: Partial<Account> = {}): Account {
 const errorOf = (url: URL) => (url.pathname === '/auth' ? url.searchParams.get('error') : null);
 
 describe('Continue with Google', () => {
+  it('gives an unfinished sign-in a short-lived session and a finished one the full length', async () => {
+    const a = account();
+    const sessions = () =>
+      server.database.db.selectFrom('sessions').select(['userId', 'expiresAt']).execute();
+    const before = new Set((await sessions()).map((s) => s.expiresAt));
+    // Start the sign-in but never come back from the provider.
+    const res = await fetch(`${server.url}/api/auth/google`, { redirect: 'manual' });
+    expect(res.status).toBe(302);
+    const started = (await sessions()).filter((s) => !before.has(s.expiresAt) && s.userId === null);
+    expect(started).toHaveLength(1);
+    expect(started[0]!.expiresAt - Date.now()).toBeLessThanOrEqual(16 * 60_000);
+
+    const browser = new Browser();
+    await continueWithGoogle(browser, server, op, a.sub);
+    const me = await currentUser(browser, server);
+    const mine = (await sessions()).filter((s) => s.userId === me.body.id);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.expiresAt - Date.now()).toBeGreaterThan(29 * 24 * 3600_000);
+  });
+
   it('creates a verified account without a password and signs it in', async () => {
     const a = account({ given_name: 'Grace', family_name: 'Hopper' });
     const browser = new Browser();

@@ -9,7 +9,7 @@ import type { Context } from 'koa';
 import { LIMITS } from '@pingme/shared';
 import type { AppDeps } from '../app';
 import { findUserByEmail, findUserByGoogleSub, updateUser } from '../db/users';
-import { createUser, isAdminEmail, signIn } from '../services/accounts';
+import { createUser, isAdminEmail, PRE_AUTH_SESSION_MS, signIn } from '../services/accounts';
 import {
   createOidcClient,
   isPendingSignIn,
@@ -83,6 +83,8 @@ export function oauthRoutes({ db, config }: AppDeps): Router {
     try {
       const { url, pending } = await client.begin();
       ctx.session!.oidc = pending;
+      // A visitor who never comes back leaves a short-lived row, not a 30-day one.
+      if (!ctx.session!.userId) ctx.session!.maxAge = PRE_AUTH_SESSION_MS;
       ctx.redirect(url);
     } catch (err) {
       console.error('OpenID sign-in could not start', err);
@@ -117,7 +119,7 @@ export function oauthRoutes({ db, config }: AppDeps): Router {
       console.error('OpenID sign-in failed:', err instanceof Error ? err.message : err);
       return fail(ctx, OAUTH_MESSAGES.failed);
     }
-    await signIn(ctx, userId);
+    await signIn(ctx, userId, config.sessionMaxAgeMs);
     ctx.redirect('/');
   });
 

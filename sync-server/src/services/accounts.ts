@@ -46,9 +46,16 @@ export async function createUser(
   });
 }
 
-/** A fresh session id at every sign-in, so a session id seen before sign-in is worthless after. */
-export async function signIn(ctx: Context, userId: string): Promise<void> {
+/** A session that only carries a sign-in in progress (OpenID state) lives this long. */
+export const PRE_AUTH_SESSION_MS = 15 * 60_000;
+
+/**
+ * A fresh session id at every sign-in, so a session id seen before sign-in is worthless after;
+ * the session then lasts `maxAgeMs` (a pre-sign-in session may have been given a short life).
+ */
+export async function signIn(ctx: Context, userId: string, maxAgeMs: number): Promise<void> {
   if (ctx.session && !ctx.session.isNew) await ctx.session.regenerate();
+  ctx.session!.maxAge = maxAgeMs;
   ctx.session!.userId = userId;
   ctx.session!.signedInAt = Date.now();
 }

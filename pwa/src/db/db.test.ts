@@ -10,10 +10,10 @@ beforeEach(async () => {
 });
 
 describe('device database', () => {
-  it('has the meta and outbox tables and one table per sync entity', () => {
+  it('has the meta, outbox and cache tables and one table per sync entity', () => {
     const names = db.tables.map((t) => t.name).sort();
     const entityTables = SYNC_ENTITIES.map((e) => `${e}s`);
-    expect(names).toEqual(['meta', 'outbox', ...entityTables].sort());
+    expect(names).toEqual(['cache', 'meta', 'outbox', ...entityTables].sort());
     expect(db.verno).toBe(SCHEMA_VERSIONS.at(-1)!.version);
   });
 

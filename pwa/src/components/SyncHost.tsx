@@ -7,8 +7,12 @@ import { useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { refreshSession } from '../session';
 import { useConnectivity, useSession } from '../stores';
-import { syncEngine, type SyncReason } from '../sync/engine';
+import { installSyncEngine, syncEngine, type SyncReason } from '../sync/engine';
+import { createLiveEngine } from '../sync/live-engine';
 import { isSwToPageMessage } from '../sync/sw-protocol';
+
+// The real engine replaces the idle one before anything renders (this module loads with the shell).
+installSyncEngine(createLiveEngine());
 
 /** Pulls while open even without a poke, so a lost /ws message is recovered (guarantee 6). */
 const SLOW_PULL_MS = 60_000;

@@ -3,7 +3,7 @@
  * elsewhere). Stores hold session and UI state only; domain data lives in Dexie.
  */
 import { create } from 'zustand';
-import { DELAYS_MS, type SelfUser } from '@pingme/shared';
+import { DELAYS_MS, type Ping, type SelfUser } from '@pingme/shared';
 
 // ── Session ──────────────────────────────────────────────────────────────────────────────
 
@@ -112,4 +112,30 @@ export const useUi = create<UiState>()((set) => ({
   applyUpdate: null,
   setLeavingTo: (leavingTo) => set({ leavingTo }),
   setApplyUpdate: (applyUpdate) => set({ applyUpdate }),
+}));
+
+// ── Realtime (the sync engine's /ws client writes; screens read) ────────────────────────
+
+export interface NewPingEvent {
+  ping: Ping;
+  /** Date.now() when it arrived, so the same ping arriving twice still reads as one event. */
+  receivedAt: number;
+}
+
+interface RealtimeState {
+  /** The /ws socket is open and authenticated. */
+  connected: boolean;
+  /** The last `new_ping` frame (already written to Dexie); null until one arrives. */
+  lastNewPing: NewPingEvent | null;
+  setConnected(connected: boolean): void;
+  announceNewPing(ping: Ping): void;
+}
+
+export const useRealtime = create<RealtimeState>()((set, get) => ({
+  connected: false,
+  lastNewPing: null,
+  setConnected: (connected) => {
+    if (get().connected !== connected) set({ connected });
+  },
+  announceNewPing: (ping) => set({ lastNewPing: { ping, receivedAt: Date.now() } }),
 }));

@@ -9,7 +9,21 @@
  */
 import type { SelfUser } from '@pingme/shared';
 
-export type SyncReason = 'start' | 'online' | 'visible' | 'background-sync' | 'timer' | 'poke';
+export type SyncReason =
+  | 'start'
+  | 'online'
+  | 'visible'
+  | 'background-sync'
+  | 'timer'
+  | 'poke'
+  /** A localWrite just queued an entry. */
+  | 'write'
+  /** The backoff timer of the outbox worker. */
+  | 'retry'
+  /** The /ws socket (re)connected. */
+  | 'reconnect'
+  /** The outbox worker got answers: bring the server's rows. */
+  | 'after-send';
 
 export interface SyncEngine {
   /** Send the waiting outbox entries, oldest first. */

@@ -16,6 +16,7 @@
  */
 import { uuidv7 } from '@pingme/shared';
 import { db, type EffectTable, type OutboxRow, type WriteEffect } from '../db';
+import { reapplyPendingWrites, rollbackWrite, tableOf } from './effects';
 import { requestOutboxFlush } from './outbox';
 
 export interface LocalWrite {
@@ -28,9 +29,8 @@ export interface LocalWrite {
 /** Marks an optimistic row until the server's version replaces it. */
 export const PENDING_FIELD = 'pending';
 
-export function tableOf(name: EffectTable) {
-  return db.table<Record<string, unknown>, string>(name);
-}
+// Undo and re-apply live in effects.ts (DOM-free, shared with the service worker).
+export { reapplyPendingWrites, rollbackWrite, tableOf };
 
 /** Applies the effects and queues the request atomically; resolves once both are durable. */
 export async function localWrite(write: LocalWrite): Promise<OutboxRow> {
@@ -63,46 +63,6 @@ export async function localWrite(write: LocalWrite): Promise<OutboxRow> {
   });
   requestOutboxFlush();
   return row;
-}
-
-/**
- * Undo a refused write: every row goes back to what it was before, unless a later write of the
- * same row is still waiting (then that later write's `after` stays, and its own undo covers it).
- */
-export async function rollbackWrite(entry: OutboxRow): Promise<void> {
-  const effects = entry.effects ?? [];
-  const tables = [...new Set(effects.map((e) => e.table))].map(tableOf);
-  await db.transaction('rw', [db.outbox, ...tables], async () => {
-    const later = (
-      await db.outbox
-        .where('seq')
-        .above(entry.seq ?? 0)
-        .toArray()
-    ).flatMap((o) => o.effects ?? []);
-    for (const e of [...effects].reverse()) {
-      if (later.some((l) => l.table === e.table && l.key === e.key)) continue;
-      const table = tableOf(e.table);
-      if (e.before) await table.put(e.before, e.key);
-      else await table.delete(e.key);
-    }
-    if (entry.seq !== undefined) await db.outbox.delete(entry.seq);
-  });
-}
-
-/**
- * After a pull wrote server state: put back the optimistic rows of every write still waiting,
- * oldest first, so a pending change never disappears (guarantee 7). Call inside the pull's
- * transaction (it must include db.outbox and the effect tables).
- */
-export async function reapplyPendingWrites(): Promise<void> {
-  const waiting = await db.outbox.orderBy('seq').toArray();
-  for (const entry of waiting) {
-    for (const e of entry.effects ?? []) {
-      const table = tableOf(e.table);
-      if (e.after) await table.put(e.after, e.key);
-      else await table.delete(e.key);
-    }
-  }
 }
 
 /** Reads a cached server-computed answer. */

@@ -38,6 +38,8 @@ export async function enqueueWrite(intent: WriteIntent): Promise<OutboxRow> {
 
 /** After the transaction commits: flush now if a tab is open, and when the network returns. */
 export function requestOutboxFlush(): void {
-  void syncEngine().flushOutbox('start');
+  void syncEngine()
+    .flushOutbox('write')
+    .catch((err) => console.warn('outbox flush failed', err));
   void requestBackgroundSync();
 }

@@ -1,0 +1,198 @@
+/**
+ * The sync engine of an open tab: the outbox worker, the pull worker and the /ws client wired
+ * to the API client, the session, the toasts and the backoff timers. SyncHost installs it.
+ */
+import { PullResponse, SelfUser, type PullQuery } from '@pingme/shared';
+import { ApiError, NetworkError, api } from '../api';
+import type { OutboxRow } from '../db';
+import { refreshSession } from '../session';
+import { toast, useConnectivity, useSession } from '../stores';
+import { backoffDelay } from './backoff';
+import type { SyncEngine, SyncReason } from './engine';
+import { OUTBOX_LOCK, PULL_LOCK, withLock } from './locks';
+import { getSyncMeta, setSyncMeta } from './meta';
+import { bodyError, drainOutbox, TransportError, type DrainResult } from './outbox-worker';
+import { BadSnapshotToken, pullAll } from './pull-worker';
+import { connectRealtime } from './realtime';
+import { postBatch } from './transport';
+
+/** The spec's error toast of a refused write (title 'Error' unless the screen gave one). */
+export function rejectionToast(entry: OutboxRow, body?: unknown) {
+  return {
+    title: entry.errorToast?.title ?? 'Error',
+    description:
+      entry.errorToast?.description ?? bodyError(body) ?? 'Something went wrong. Please try again.',
+    variant: 'destructive' as const,
+  };
+}
+
+function signedInId(): string | undefined {
+  const { status, user } = useSession.getState();
+  return status === 'signed-in' ? user?.id : undefined;
+}
+
+async function sendBatch(entries: Parameters<typeof postBatch>[0]) {
+  try {
+    const res = await postBatch(entries);
+    useConnectivity.getState().setServerReachable(true);
+    return res;
+  } catch (err) {
+    const reachable = !(err instanceof TransportError && err.status === 0);
+    useConnectivity.getState().setServerReachable(reachable);
+    throw err;
+  }
+}
+
+async function fetchPullPage(query: PullQuery): Promise<PullResponse> {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
+  try {
+    return await api.get(`/api/sync/pull?${params}`, { schema: PullResponse });
+  } catch (err) {
+    if (query.snapshot && err instanceof ApiError && err.status === 400) {
+      throw new BadSnapshotToken(err.message);
+    }
+    throw err;
+  }
+}
+
+/** A 401 inside the outbox: confirm with the server, which runs api.ts's session-expired flow. */
+async function confirmSession(): Promise<void> {
+  try {
+    await api.get('/api/user', { schema: SelfUser });
+  } catch (err) {
+    if (!(err instanceof ApiError) && !(err instanceof NetworkError)) throw err;
+  }
+}
+
+export interface LiveEngine extends SyncEngine {
+  /** For tests and SyncStatus: when the outbox will be tried again (0: not waiting). */
+  retryAt(): number;
+}
+
+export function createLiveEngine(): LiveEngine {
+  let flushing: Promise<void> | null = null;
+  let flushAgain = false;
+  let failures = 0;
+  let retryAt = 0;
+  let retryAfterUntil = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let pulling: Promise<void> | null = null;
+  let pullAgain = false;
+
+  const scheduleRetry = (result: DrainResult) => {
+    const stopped = result.stopped!;
+    failures++;
+    const delay = Math.max(stopped.retryAfterMs ?? 0, backoffDelay(failures));
+    retryAt = Date.now() + delay;
+    retryAfterUntil = stopped.retryAfterMs ? Date.now() + stopped.retryAfterMs : 0;
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(() => void engine.flushOutbox('retry'), delay);
+  };
+
+  async function drainOnce(userId: string): Promise<void> {
+    const result = await withLock(OUTBOX_LOCK, () =>
+      drainOutbox({
+        send: sendBatch,
+        onRejected: (entry, _status, body) => toast(rejectionToast(entry, body)),
+        shouldContinue: () => signedInId() === userId,
+      }),
+    );
+    if (result.stopped?.unauthorized) {
+      await confirmSession();
+      return;
+    }
+    if (result.stopped) {
+      scheduleRetry(result);
+      return;
+    }
+    failures = 0;
+    retryAt = 0;
+    retryAfterUntil = 0;
+    clearTimeout(retryTimer);
+    // Acknowledged writes come back as server rows with the next pull.
+    if (result.sent > 0 || result.rejected > 0) void engine.pull('after-send');
+  }
+
+  const engine: LiveEngine = {
+    retryAt: () => retryAt,
+
+    flushOutbox(reason: SyncReason): Promise<void> {
+      const userId = signedInId();
+      if (!userId) return Promise.resolve();
+      const now = Date.now();
+      // Waiting out a backoff: only the retry timer, or a sign that the network is back
+      // (online, visible, Background Sync) tries sooner; a Retry-After is always honoured.
+      const urgent = reason === 'online' || reason === 'visible' || reason === 'background-sync';
+      if (reason !== 'retry' && now < retryAt && (!urgent || now < retryAfterUntil)) {
+        return Promise.resolve();
+      }
+      if (flushing) {
+        flushAgain = true;
+        return flushing;
+      }
+      flushing = (async () => {
+        try {
+          do {
+            flushAgain = false;
+            await drainOnce(userId);
+          } while (flushAgain && signedInId() === userId && Date.now() >= retryAt);
+        } finally {
+          flushing = null;
+        }
+      })();
+      return flushing;
+    },
+
+    pull(reason: SyncReason): Promise<void> {
+      const userId = signedInId();
+      if (!userId) return Promise.resolve();
+      if (pulling) {
+        pullAgain = true;
+        return pulling;
+      }
+      pulling = (async () => {
+        try {
+          do {
+            pullAgain = false;
+            // The pull never hides a waiting write: send first (re-applied after, too).
+            await engine.flushOutbox(reason);
+            await withLock(PULL_LOCK, () =>
+              pullAll({
+                userId,
+                fetchPage: fetchPullPage,
+                shouldContinue: () => signedInId() === userId,
+              }),
+            );
+          } while (pullAgain && signedInId() === userId);
+        } finally {
+          pulling = null;
+        }
+      })();
+      return pulling;
+    },
+
+    connect(user: SelfUser): () => void {
+      void showNoticesLeftByServiceWorker();
+      return connectRealtime(user, {
+        onPoke: (reason) => {
+          void engine.pull(reason).catch((err) => console.warn(`pull (${reason}) failed`, err));
+        },
+        onSessionEnded: async () => (await refreshSession()) !== null,
+      });
+    },
+  };
+  return engine;
+}
+
+/** Refusals the service worker met while no tab was open: shown once, by the next tab. */
+async function showNoticesLeftByServiceWorker(): Promise<void> {
+  try {
+    const notices = await getSyncMeta('syncNotices');
+    if (!notices?.length) return;
+    await setSyncMeta('syncNotices', []);
+    for (const n of notices) toast({ ...n, variant: 'destructive' });
+  } catch (err) {
+    console.warn('could not read sync notices', err);
+  }
+}

@@ -9,6 +9,7 @@ import { refreshSession } from '../session';
 import { useConnectivity, useSession } from '../stores';
 import { installSyncEngine, syncEngine, type SyncReason } from '../sync/engine';
 import { createLiveEngine } from '../sync/live-engine';
+import { ensurePersistentStorage } from '../sync/storage';
 import { isSwToPageMessage } from '../sync/sw-protocol';
 
 // The real engine replaces the idle one before anything renders (this module loads with the shell).
@@ -51,6 +52,7 @@ export function SyncHost() {
     if (!userId || !user) return;
     const close = syncEngine().connect(user);
     void runSync('start');
+    void ensurePersistentStorage();
     const onOnline = () => void runSync('online');
     const onVisible = () => {
       if (document.visibilityState === 'visible') void runSync('visible');

@@ -1,21 +1,86 @@
 import { useLiveQuery } from 'dexie-react-hooks';
+import { useEffect, useId, useRef, useState } from 'react';
 import { db } from '../db';
-import { selectOnline, useConnectivity } from '../stores';
+import { selectOnline, useConnectivity, useRealtime, useSession } from '../stores';
+import { getSyncMeta } from '../sync/meta';
 import { cx } from './cx';
+import '../styles/sync.css';
 
-/** Online/offline, and how many writes wait in the outbox (ARCHITECTURE.md: always shown). */
+/**
+ * Online/offline, the live connection and how many writes wait in the outbox (ARCHITECTURE.md:
+ * always shown). Pressing it shows the details: what waits, why it waits, and whether the
+ * browser may clear the offline data.
+ */
 export function SyncStatus() {
   const online = useConnectivity(selectOnline);
+  const live = useRealtime((s) => s.connected);
+  const signedIn = useSession((s) => s.status === 'signed-in');
   const waiting = useLiveQuery(() => db.outbox.count(), [], 0);
+  const head = useLiveQuery(() => db.outbox.orderBy('seq').first(), []);
+  const persisted = useLiveQuery(() => getSyncMeta('storagePersisted'), []);
+  const [open, setOpen] = useState(false);
+  const detailsId = useId();
+  const root = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (e: PointerEvent) => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
   return (
-    <div
-      className={cx('sync-status', online ? 'sync-status--online' : 'sync-status--offline')}
-      role="status"
-      data-testid="sync-status"
-    >
-      <span className="sync-status__dot" aria-hidden="true" />
-      <span>{online ? 'Online' : 'Offline'}</span>
-      {waiting > 0 && <span className="sync-status__waiting">{waiting} waiting to send</span>}
+    <div className="sync-status-wrap" ref={root} data-testid="sync-status">
+      <button
+        type="button"
+        className={cx(
+          'sync-status',
+          online ? 'sync-status--online' : 'sync-status--offline',
+          online && signedIn && live && 'sync-status--live',
+        )}
+        aria-expanded={open}
+        aria-controls={detailsId}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <span className="sync-status__dot" aria-hidden="true" />
+        <span role="status">
+          <span>{online ? 'Online' : 'Offline'}</span>
+          {waiting > 0 && <span className="sync-status__waiting"> {waiting} waiting to send</span>}
+        </span>
+        <span className="visually-hidden"> (sync details)</span>
+      </button>
+      {open && (
+        <div id={detailsId} className="sync-details" role="region" aria-label="Sync details">
+          <p>
+            <strong>{online ? 'Online' : 'Offline'}</strong>
+            {' · '}
+            {signedIn ? (live ? 'Live updates on' : 'Live updates reconnecting…') : 'Signed out'}
+          </p>
+          <p data-testid="sync-waiting">
+            {waiting === 0
+              ? 'Everything you did has reached the server.'
+              : `${waiting} ${waiting === 1 ? 'change is' : 'changes are'} waiting to send. They go out by themselves when the connection allows.`}
+          </p>
+          {head?.lastError && head.attempts > 0 && (
+            <p className="sync-details__muted">Last attempt: {head.lastError}</p>
+          )}
+          {persisted === false && (
+            <p className="sync-details__warning" data-testid="sync-storage-warning">
+              This browser may clear offline data when it runs low on space. Install the app or
+              bookmark it to keep it.
+            </p>
+          )}
+        </div>
+      )}
     </div>
   );
 }

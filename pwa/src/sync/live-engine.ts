@@ -68,6 +68,8 @@ async function confirmSession(): Promise<void> {
 export interface LiveEngine extends SyncEngine {
   /** For tests and SyncStatus: when the outbox will be tried again (0: not waiting). */
   retryAt(): number;
+  /** Stops the retry timer (tests; a page never disposes its engine). */
+  dispose(): void;
 }
 
 export function createLiveEngine(): LiveEngine {
@@ -111,11 +113,14 @@ export function createLiveEngine(): LiveEngine {
     retryAfterUntil = 0;
     clearTimeout(retryTimer);
     // Acknowledged writes come back as server rows with the next pull.
-    if (result.sent > 0 || result.rejected > 0) void engine.pull('after-send');
+    if (result.sent > 0 || result.rejected > 0) {
+      void engine.pull('after-send').catch((err) => console.warn('pull after send failed', err));
+    }
   }
 
   const engine: LiveEngine = {
     retryAt: () => retryAt,
+    dispose: () => clearTimeout(retryTimer),
 
     flushOutbox(reason: SyncReason): Promise<void> {
       const userId = signedInId();

@@ -1,0 +1,156 @@
+import 'fake-indexeddb/auto';
+import type { SelfUser } from '@pingme/shared';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { db } from '../db';
+import { useSession, useToasts } from '../stores';
+import { backoffDelay, BACKOFF_CAP_MS, parseRetryAfter } from './backoff';
+import { createLiveEngine, type LiveEngine } from './live-engine';
+import { localWrite } from './local-write';
+
+const fetchMock = vi.fn<typeof fetch>();
+let engine: LiveEngine;
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+
+/** Answers every batch entry with `status` (and pulls with an empty page). */
+function batchAnswer(status: (n: number) => number) {
+  return async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    if (url.startsWith('/api/sync/pull')) {
+      return json(200, { cursor: 1, hasMore: false, reset: false, snapshot: null, changes: [] });
+    }
+    const { entries } = JSON.parse(String(init!.body)) as {
+      entries: { idempotencyKey: string; body: { n: number } }[];
+    };
+    return json(200, {
+      results: entries.map((e) => ({
+        idempotencyKey: e.idempotencyKey,
+        status: status(e.body.n),
+        body: status(e.body.n) >= 400 ? { error: 'You can only ping friends' } : {},
+      })),
+    });
+  };
+}
+
+async function queue(n: number) {
+  for (let i = 0; i < n; i++) {
+    await localWrite({
+      request: { method: 'POST', path: '/api/pings', body: { n: i } },
+      effects: [{ table: 'pings', key: `p${i}`, after: { id: `p${i}`, pending: true } }],
+      errorToast: { description: 'Failed to send pings. Please try again.' },
+    });
+  }
+}
+
+const batchCalls = () => fetchMock.mock.calls.filter(([u]) => String(u) === '/api/sync/batch');
+
+beforeEach(async () => {
+  await Promise.all(db.tables.map((t) => t.clear()));
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+  vi.spyOn(window.location, 'assign').mockImplementation(() => {});
+  useSession.getState().setUser({ id: 'me', firstName: 'Ada' } as SelfUser, true);
+  useToasts.setState({ current: null });
+  engine = createLiveEngine();
+});
+
+afterEach(() => {
+  engine.dispose();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('backoff', () => {
+  it('doubles from 1 s with jitter, capped near 60 s', () => {
+    expect(backoffDelay(1, () => 0)).toBe(500);
+    expect(backoffDelay(1, () => 1)).toBe(1000);
+    expect(backoffDelay(3, () => 1)).toBe(4000);
+    expect(backoffDelay(20, () => 1)).toBe(BACKOFF_CAP_MS);
+    expect(backoffDelay(20, () => 0)).toBe(BACKOFF_CAP_MS / 2);
+  });
+
+  it('reads Retry-After in seconds or as a date', () => {
+    expect(parseRetryAfter('30')).toBe(30_000);
+    expect(parseRetryAfter(new Date(61_000).toUTCString(), 1_000)).toBe(60_000);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseRetryAfter(null)).toBeUndefined();
+  });
+});
+
+describe('live engine: outbox', () => {
+  it('backs off on a 503 and on no answer, retries, and resets after success', async () => {
+    await queue(2);
+    fetchMock.mockResolvedValueOnce(json(503, { error: 'down' }));
+    let before = Date.now();
+    await engine.flushOutbox('write');
+    const first = engine.retryAt() - before;
+    expect(first).toBeGreaterThanOrEqual(500);
+    expect(first).toBeLessThanOrEqual(1000 + 50);
+    expect(await db.outbox.count()).toBe(2);
+
+    // A write during the backoff does not hammer the server.
+    await engine.flushOutbox('write');
+    expect(batchCalls()).toHaveLength(1);
+
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    before = Date.now();
+    await engine.flushOutbox('retry');
+    const second = engine.retryAt() - before;
+    expect(second).toBeGreaterThanOrEqual(1000);
+    expect(second).toBeLessThanOrEqual(2000 + 50);
+
+    fetchMock.mockImplementation(batchAnswer(() => 201));
+    await engine.flushOutbox('retry');
+    expect(await db.outbox.count()).toBe(0);
+    expect(engine.retryAt()).toBe(0);
+    expect(batchCalls()).toHaveLength(3);
+  });
+
+  it('honours Retry-After even when the network comes back', async () => {
+    await queue(1);
+    fetchMock.mockResolvedValueOnce(json(429, { error: 'slow down' }, { 'Retry-After': '30' }));
+    const before = Date.now();
+    await engine.flushOutbox('start');
+    expect(engine.retryAt() - before).toBeGreaterThanOrEqual(30_000);
+    await engine.flushOutbox('online');
+    expect(batchCalls()).toHaveLength(1);
+  });
+
+  it('shows a refused write’s toast once and rolls it back', async () => {
+    await queue(2);
+    fetchMock.mockImplementation(batchAnswer((n) => (n === 0 ? 403 : 201)));
+    await engine.flushOutbox('write');
+    expect(useToasts.getState().current).toMatchObject({
+      title: 'Error',
+      description: 'Failed to send pings. Please try again.',
+      variant: 'destructive',
+    });
+    expect(await db.pings.get('p0')).toBeUndefined();
+    expect(await db.pings.get('p1')).toBeDefined();
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('turns a 401 into the session-expired flow, keeping the writes', async () => {
+    await queue(1);
+    fetchMock.mockImplementation(async () => json(401, { error: 'Unauthorized' }));
+    await engine.flushOutbox('write');
+    expect(fetchMock.mock.calls.map(([u]) => String(u))).toEqual(['/api/sync/batch', '/api/user']);
+    expect(useToasts.getState().current).toMatchObject({
+      title: 'Unauthorized',
+      description: 'You are logged out. Logging in again...',
+    });
+    expect(await db.outbox.count()).toBe(1);
+    expect(engine.retryAt()).toBe(0);
+  });
+
+  it('sends nothing while signed out', async () => {
+    await queue(1);
+    useSession.getState().setSignedOut();
+    await engine.flushOutbox('write');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});

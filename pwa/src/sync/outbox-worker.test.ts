@@ -1,0 +1,171 @@
+import 'fake-indexeddb/auto';
+import type { BatchEntry, BatchResponse } from '@pingme/shared';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { db, type OutboxRow } from '../db';
+import { localWrite } from './local-write';
+import { OUTBOX_LOCK, withLock } from './locks';
+import { drainOutbox, TransportError, type BatchSender } from './outbox-worker';
+
+beforeEach(async () => {
+  await Promise.all(db.tables.map((t) => t.clear()));
+});
+
+/** n writes, each an optimistic ping row plus its outbox entry. */
+async function queue(n: number, from = 0): Promise<OutboxRow[]> {
+  const rows: OutboxRow[] = [];
+  for (let i = from; i < from + n; i++) {
+    rows.push(
+      await localWrite({
+        request: { method: 'POST', path: '/api/pings', body: { n: i } },
+        effects: [{ table: 'pings', key: `p${i}`, after: { id: `p${i}`, n: i, pending: true } }],
+        errorToast: { description: 'Failed to send pings. Please try again.' },
+      }),
+    );
+  }
+  return rows;
+}
+
+const answer = (entries: BatchEntry[], status: (e: BatchEntry, i: number) => number) => ({
+  results: entries.map((e, i) => ({
+    idempotencyKey: e.idempotencyKey,
+    status: status(e, i),
+    body: {},
+  })),
+});
+const allOk: BatchSender = async (entries) => answer(entries, () => 201);
+const nOf = (e: BatchEntry) => (e.body as { n: number }).n;
+
+describe('outbox worker', () => {
+  it('sends every entry once, oldest first, in bounded batches, each with its own key', async () => {
+    const rows = await queue(120);
+    const batches: BatchEntry[][] = [];
+    const result = await drainOutbox({
+      send: async (entries) => {
+        batches.push(entries);
+        return allOk(entries);
+      },
+      onRejected: () => {},
+      maxEntries: 50,
+    });
+    expect(batches.map((b) => b.length)).toEqual([50, 50, 20]);
+    expect(batches.flat().map(nOf)).toEqual([...Array(120).keys()]);
+    expect(batches.flat().map((e) => e.idempotencyKey)).toEqual(rows.map((r) => r.idempotencyKey));
+    expect(result).toMatchObject({ sent: 120, rejected: 0, batches: 3 });
+    expect(result.stopped).toBeUndefined();
+    expect(await db.outbox.count()).toBe(0);
+    // Acknowledged rows stay (pending) until the pull brings the server's.
+    expect((await db.pings.get('p0'))?.pending).toBe(true);
+  });
+
+  it('bounds a batch by size too', async () => {
+    for (let i = 0; i < 3; i++) {
+      await localWrite({
+        request: { method: 'POST', path: '/api/x', body: { blob: 'x'.repeat(400) } },
+      });
+    }
+    const sizes: number[] = [];
+    await drainOutbox({
+      send: async (entries) => {
+        sizes.push(entries.length);
+        return allOk(entries);
+      },
+      onRejected: () => {},
+      maxBytes: 1000,
+    });
+    expect(sizes).toEqual([2, 1]);
+  });
+
+  it.each([
+    ['a 503', new TransportError(503, '503: Service Unavailable'), 503],
+    ['no answer', new TransportError(0, 'Network error'), 0],
+    ['a thrown TypeError', new TypeError('Failed to fetch'), 0],
+  ])('stops on %s at the batch level and keeps every entry', async (_name, error, status) => {
+    await queue(3);
+    const result = await drainOutbox({
+      send: async () => {
+        throw error;
+      },
+      onRejected: () => {},
+    });
+    expect(result.stopped?.status).toBe(status);
+    expect(result.stopped?.unauthorized).toBe(false);
+    const left = await db.outbox.orderBy('seq').toArray();
+    expect(left.map((r) => (r.body as { n: number }).n)).toEqual([0, 1, 2]);
+    expect(left[0]!.attempts).toBe(1);
+    expect(left[0]!.lastError).toBe(error.message);
+  });
+
+  it('rolls back a final 403, tells the person once, and goes on with the rest', async () => {
+    await db.pings.put({ id: 'p1', n: 'before' } as never);
+    await queue(3);
+    const onRejected = vi.fn();
+    const result = await drainOutbox({
+      send: async (entries) => answer(entries, (e) => (nOf(e) === 1 ? 403 : 201)),
+      onRejected,
+    });
+    expect(result).toMatchObject({ sent: 2, rejected: 1 });
+    expect(onRejected).toHaveBeenCalledTimes(1);
+    expect(onRejected.mock.calls[0]![0].errorToast).toEqual({
+      description: 'Failed to send pings. Please try again.',
+    });
+    expect(onRejected.mock.calls[0]![1]).toBe(403);
+    // The refused write's row is what it was before; the others keep their optimistic rows.
+    expect(await db.pings.get('p1')).toEqual({ id: 'p1', n: 'before' });
+    expect((await db.pings.get('p2'))?.pending).toBe(true);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('stops at a 429 entry: earlier ones are done, it and the later ones wait in order', async () => {
+    await queue(4);
+    const result = await drainOutbox({
+      send: async (entries) =>
+        answer(entries, (e) => (nOf(e) === 0 ? 201 : nOf(e) === 1 ? 429 : 0)),
+      onRejected: () => {},
+    });
+    expect(result.sent).toBe(1);
+    expect(result.stopped?.status).toBe(429);
+    const left = await db.outbox.orderBy('seq').toArray();
+    expect(left.map((r) => (r.body as { n: number }).n)).toEqual([1, 2, 3]);
+    expect(await db.pings.get('p1')).toBeDefined();
+  });
+
+  it('stops on a 401 without rolling anything back', async () => {
+    await queue(2);
+    const onRejected = vi.fn();
+    const result = await drainOutbox({
+      send: async () => {
+        throw new TransportError(401, '401: {"error":"Unauthorized"}');
+      },
+      onRejected,
+    });
+    expect(result.stopped).toMatchObject({ status: 401, unauthorized: true });
+    expect(onRejected).not.toHaveBeenCalled();
+    expect(await db.outbox.count()).toBe(2);
+    expect(await db.pings.count()).toBe(2);
+  });
+
+  it('lets one drainer at a time hold the outbox: two racing workers send each entry once', async () => {
+    // happy-dom has no Web Locks (navigator.locks is null): locks.ts's in-process fallback holds.
+    expect(navigator.locks ?? null).toBeNull();
+    await queue(30);
+    const seen: string[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const send: BatchSender = async (entries): Promise<BatchResponse> => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((r) => setTimeout(r, 10));
+      seen.push(...entries.map((e) => e.idempotencyKey));
+      inFlight--;
+      return allOk(entries);
+    };
+    const worker = () =>
+      withLock(OUTBOX_LOCK, () => drainOutbox({ send, onRejected: () => {}, maxEntries: 7 }));
+    const [a, b] = await Promise.all([worker(), worker()]);
+    expect(maxInFlight).toBe(1);
+    expect(seen).toHaveLength(30);
+    expect(new Set(seen).size).toBe(30);
+    expect(a.sent + b.sent).toBe(30);
+    expect(b.sent).toBe(0);
+  });
+});

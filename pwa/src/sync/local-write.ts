@@ -29,6 +29,11 @@ export interface LocalWrite {
 /** Marks an optimistic row until the server's version replaces it. */
 export const PENDING_FIELD = 'pending';
 
+/** Whether a row read from Dexie is an optimistic one still waiting for the server's. */
+export function isPending(row: object | null | undefined): boolean {
+  return !!row && (row as Record<string, unknown>)[PENDING_FIELD] === true;
+}
+
 // Undo and re-apply live in effects.ts (DOM-free, shared with the service worker).
 export { reapplyPendingWrites, rollbackWrite, tableOf };
 

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import type { BatchEntry, BatchResponse } from '@pingme/shared';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { db, type OutboxRow } from '../db';
-import { localWrite } from './local-write';
+import { isPending, localWrite } from './local-write';
 import { OUTBOX_LOCK, withLock } from './locks';
 import { drainOutbox, TransportError, type BatchSender } from './outbox-worker';
 
@@ -54,7 +54,7 @@ describe('outbox worker', () => {
     expect(result.stopped).toBeUndefined();
     expect(await db.outbox.count()).toBe(0);
     // Acknowledged rows stay (pending) until the pull brings the server's.
-    expect((await db.pings.get('p0'))?.pending).toBe(true);
+    expect(isPending(await db.pings.get('p0'))).toBe(true);
   });
 
   it('bounds a batch by size too', async () => {
@@ -111,7 +111,7 @@ describe('outbox worker', () => {
     expect(onRejected.mock.calls[0]![1]).toBe(403);
     // The refused write's row is what it was before; the others keep their optimistic rows.
     expect(await db.pings.get('p1')).toEqual({ id: 'p1', n: 'before' });
-    expect((await db.pings.get('p2'))?.pending).toBe(true);
+    expect(isPending(await db.pings.get('p2'))).toBe(true);
     expect(await db.outbox.count()).toBe(0);
   });
 

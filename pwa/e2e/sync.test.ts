@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { newPage } from './support/browser';
-import { befriend, call, dexieRows, person, signInPage } from './support/sync-people';
+import { befriend, call, dexieRows, person, signInPage } from './support/people';
 
 describe('sync engine', () => {
   it('pulls the signed-in person’s friends, prompts and pings into Dexie', async () => {

@@ -1,0 +1,2 @@
+/** The same helpers as ./people (kept under both names: tests import either). */
+export * from './people';

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { newPage } from './support/browser';
-import { befriend, call, dexieRows, person, signInPage } from './support/people';
+import { befriend, call, person, signInPage } from './support/people';
+import { dexieRows } from './support/sync-support';
 
 describe('sync engine', () => {
   it('pulls the signed-in person’s friends, prompts and pings into Dexie', async () => {

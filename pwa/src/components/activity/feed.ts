@@ -12,6 +12,10 @@ import {
   type Ping,
   type SyncFriendship,
 } from '@pingme/shared';
+import {
+  anchorRequestNotificationId,
+  friendRequestNotificationId,
+} from '../../notifications/viewed';
 
 const DAY_MS = 86_400_000;
 
@@ -118,10 +122,6 @@ export type NotificationItem =
   | { kind: 'anchor_activity'; id: string; at: string; person: FeedPerson; count: number }
   | { kind: 'ping'; id: string; at: string; person: FeedPerson; ping: Ping; text: string };
 
-/** The id the viewed-notifications store keeps for a friend request (spec section 3). */
-export const friendRequestViewId = (requestId: string) => `friend_request_${requestId}`;
-export const anchorRequestViewId = (anchorId: string) => `anchor_request_${anchorId}`;
-
 /**
  * Friend requests, anchor requests, anchor activity and the 5 latest pings I received
  * (LIMITS.activityLatestPings), newest first.
@@ -131,7 +131,7 @@ export function notificationFeed(input: FeedInput): NotificationItem[] {
   for (const request of receivedRequests(input.friendships)) {
     items.push({
       kind: 'friend_request',
-      id: friendRequestViewId(request.id),
+      id: friendRequestNotificationId(request.id),
       at: request.createdAt,
       person: request.other,
       request,
@@ -140,7 +140,7 @@ export function notificationFeed(input: FeedInput): NotificationItem[] {
   for (const anchor of anchorRequests(input.anchors, input.meId)) {
     items.push({
       kind: 'anchor_request',
-      id: anchorRequestViewId(anchor.id),
+      id: anchorRequestNotificationId(anchor.id),
       at: anchor.createdAt,
       person: anchor.user,
       anchor,

@@ -1,0 +1,189 @@
+/**
+ * Friends, friend search and their dialogs with three people in three browser contexts, against
+ * the real server and the real sync engine.
+ */
+import { describe, expect, it } from 'vitest';
+import { FriendSearchPage, FriendsPage } from './pages/friends-page';
+import { InvitePage } from './pages/invite-page';
+import { seriousA11yProblems } from './support/axe';
+import { artifact } from './support/browser';
+import { PROUD_PROMPT, inviteCodeOf, named, pageAs, ping } from './support/friends';
+import { befriend, call } from './support/people';
+
+describe('friends', () => {
+  it('A finds B on friend search and asks; B accepts on /friends and sees Friend Added!', async () => {
+    const [ann, ben] = await Promise.all([named('Ann'), named('Ben')]);
+
+    const annPage = await pageAs(ann, '/friends-search');
+    const search = new FriendSearchPage(annPage);
+    await search.title.waitFor();
+    await search.searchFor(ben.lastName);
+    await search.result(`Ben ${ben.lastName}`).waitFor();
+    await search.add(`Ben ${ben.lastName}`);
+    await search.result(`Ben ${ben.lastName}`).getByText('Pending').waitFor();
+    // The request reaches the device and is listed as waiting.
+    await search.sentRequests.getByText(`Ben ${ben.lastName}`).waitFor();
+    await search.sentRequests.getByText('Waiting').waitFor();
+    await annPage.screenshot({ path: artifact('friends-search.png'), fullPage: true });
+    expect(await seriousA11yProblems(annPage)).toEqual([]);
+
+    const benPage = await pageAs(ben, '/friends');
+    const friends = new FriendsPage(benPage);
+    await friends.request(`Ann ${ann.lastName}`).waitFor();
+    expect(await seriousA11yProblems(benPage)).toEqual([]);
+    await friends.accept(`Ann ${ann.lastName}`);
+    // (Behind the modal dialog the page is aria-hidden: find the label by its text.)
+    await benPage.getByText('Accepted!', { exact: true }).waitFor();
+    await friends.friendAdded.waitFor();
+    await friends.friendAdded.getByText(`You're now friends with Ann ${ann.lastName}!`).waitFor();
+    await benPage.getByText('Friend request accepted!', { exact: true }).waitFor();
+    expect(await seriousA11yProblems(benPage)).toEqual([]);
+    await friends.friendAdded.getByRole('button', { name: 'Skip for now' }).click();
+    await friends.friendAdded.waitFor({ state: 'hidden' });
+    await friends.friendsHeading(1).waitFor();
+    await friends.friend(`Ann ${ann.lastName}`).waitFor();
+    // The 'Accepted!' label goes after 3 s, with the request.
+    await friends.requests.waitFor({ state: 'detached', timeout: 6000 });
+
+    // Ann's search now says they are friends.
+    await search.searchFor('');
+    await search.searchFor(ben.lastName);
+    await search.result(`Ben ${ben.lastName}`).getByText('Friends', { exact: true }).waitFor();
+  });
+
+  it('declining shows Declined, and a private person is only reachable by invite link', async () => {
+    const [ann, cat, dan] = await Promise.all([named('Ann'), named('Cat'), named('Dan')]);
+    expect(
+      (await call(cat, 'PUT', '/api/privacy-settings', { profileVisibility: 'private' })).status,
+    ).toBe(200);
+    expect((await call(dan, 'POST', '/api/friends/request', { friendId: ann.id })).status).toBe(
+      201,
+    );
+
+    const page = await pageAs(ann, '/friends');
+    const friends = new FriendsPage(page);
+    await friends.decline(`Dan ${dan.lastName}`);
+    await friends.request(`Dan ${dan.lastName}`).getByText('Declined').waitFor();
+    await page.getByText('Friend request declined', { exact: true }).waitFor();
+
+    // Cat is private: neither her name nor her e-mail finds her.
+    await friends.search.fill('C');
+    await page.getByText('Type at least 2 characters to search.').waitFor();
+    await friends.search.fill(cat.lastName);
+    await page.getByText('No users found').waitFor();
+    await friends.search.fill(cat.email);
+    await page.getByText('No users found').waitFor();
+
+    const invite = new InvitePage(page);
+    await invite.open(await inviteCodeOf(cat));
+    await invite.acceptButton.waitFor();
+    await invite.accept();
+    await invite.success.waitFor();
+    await friends.open();
+    await friends.friend(`Cat ${cat.lastName}`).waitFor();
+    await friends.friendsHeading(1).waitFor();
+  });
+
+  it('A shares a mood with B, and B sees it on the friends list', async () => {
+    const [ann, ben] = await Promise.all([named('Ann'), named('Ben')]);
+    await befriend(ann, ben);
+    const annPage = await pageAs(ann, '/friends');
+    const friends = new FriendsPage(annPage);
+    await friends.friend(`Ben ${ben.lastName}`).waitFor();
+
+    // Without a mood the dialog says so.
+    await friends.friend(`Ben ${ben.lastName}`).getByRole('button', { name: /^Mood/ }).click();
+    await friends.moodDialog.waitFor();
+    expect(await friends.moodDialog.getByRole('radio').count()).toBe(24);
+    expect(await seriousA11yProblems(annPage)).toEqual([]);
+    await friends.moodDialog.getByRole('button', { name: 'Share Mood' }).click();
+    await friends.moodDialog.getByText('Please select a mood to share').waitFor();
+    await annPage.getByText('No mood selected', { exact: true }).waitFor();
+    await friends.moodDialog.getByRole('button', { name: 'Cancel' }).click();
+
+    await friends.shareMood(`Ben ${ben.lastName}`, 'Grateful', 'Thanks for yesterday');
+    await friends.moodDialog.waitFor({ state: 'hidden' });
+    await expect
+      .poll(async () => (await call<unknown>(ben, 'GET', `/api/moods/${ann.id}/latest`)).body)
+      .toMatchObject({ mood: 'grateful', note: 'Thanks for yesterday', emoji: '🙏' });
+
+    const benPage = await pageAs(ben, '/friends');
+    const benFriends = new FriendsPage(benPage);
+    await benFriends
+      .friend(`Ann ${ann.lastName}`)
+      .getByText(/Feeling grateful/)
+      .waitFor();
+    await benFriends.friend(`Ann ${ann.lastName}`).getByText('“Thanks for yesterday”').waitFor();
+  });
+
+  it('A sends B a surprise, with the keyboard', async () => {
+    const [ann, ben] = await Promise.all([named('Ann'), named('Ben')]);
+    await befriend(ann, ben);
+    const page = await pageAs(ann, '/friends');
+    const friends = new FriendsPage(page);
+    const card = friends.friend(`Ben ${ben.lastName}`);
+    await card.waitFor();
+
+    await card.getByRole('button', { name: /^Surprise/ }).focus();
+    await page.keyboard.press('Enter');
+    await friends.surpriseDialog.waitFor();
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    // Empty text is refused with the spec's message.
+    await friends.surpriseDialog.getByRole('button', { name: 'Send Surprise' }).click();
+    await friends.surpriseDialog.getByText('Please write a message to send').waitFor();
+    const text = friends.surpriseDialog.getByLabel('Your message');
+    await text.focus();
+    await page.keyboard.type('You are awesome');
+    await friends.surpriseDialog.getByText('15/200').waitFor();
+    // The emoji choice is a radio group: 💫 is chosen, arrow keys move the choice.
+    const first = friends.surpriseDialog.getByRole('radio', { name: '💫' });
+    expect(await first.isChecked()).toBe(true);
+    await first.focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await friends.surpriseDialog.getByRole('radio', { name: '✨' }).isChecked()).toBe(true);
+    await friends.surpriseDialog.getByRole('button', { name: 'Send Surprise' }).focus();
+    await page.keyboard.press('Enter');
+    await friends.surpriseDialog.waitFor({ state: 'hidden' });
+
+    await expect
+      .poll(async () => {
+        const recent = await call<{ kind: string; customText: string; customEmoji: string }[]>(
+          ben,
+          'GET',
+          '/api/pings/recent',
+        );
+        return recent.body[0];
+      })
+      .toMatchObject({ kind: 'surprise', customText: 'You are awesome', customEmoji: '✨' });
+  });
+
+  it('the insights dialog shows the numbers of the last 30 days', async () => {
+    const [ann, ben] = await Promise.all([named('Ann'), named('Ben')]);
+    await befriend(ann, ben);
+    for (let i = 0; i < 3; i++) await ping(ann, ben, PROUD_PROMPT);
+    await ping(ben, ann);
+
+    const page = await pageAs(ann, '/friends');
+    const friends = new FriendsPage(page);
+    await friends.friend(`Ben ${ben.lastName}`).waitFor();
+    await friends.openInsights(`Ben ${ben.lastName}`);
+    const dialog = friends.insightsDialog;
+    await dialog.getByText('Friends', { exact: true }).waitFor(); // strength 2 (3-9 pings)
+    const stat = (label: string) =>
+      dialog.getByRole('term').filter({ hasText: label }).locator('xpath=following-sibling::dd');
+    expect(await stat('Sent').textContent()).toBe('3');
+    expect(await stat('Received').textContent()).toBe('1');
+    expect(await stat('Total').textContent()).toBe('4');
+    await dialog.getByText("Ping me when you're proud of something").waitFor();
+    await dialog.getByText('×3').waitFor();
+    await dialog
+      .getByRole('img', { name: /Pings exchanged per day over the last 30 days: 4 in total/ })
+      .waitFor();
+    await dialog.getByText('just now').waitFor();
+    await page.screenshot({ path: artifact('friends-insights.png') });
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.screenshot({ path: artifact('friends.png'), fullPage: true });
+  });
+});

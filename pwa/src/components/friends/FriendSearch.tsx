@@ -1,0 +1,80 @@
+/**
+ * The search box of /friends ('Find friends by name'): results as you type (300 ms pause), each
+ * with 'Add Friend', 'Request Sent' or 'Already Friends'.
+ */
+import { LIMITS, displayName, type SyncFriendship } from '@pingme/shared';
+import { useState } from 'react';
+import { Avatar } from '../Avatar';
+import { Button } from '../Button';
+import { resolveRelation } from './relation';
+import { useAddFriend } from './useAddFriend';
+import { useUserSearch } from './useUserSearch';
+
+export function FriendSearch({ friendships }: { friendships: readonly SyncFriendship[] }) {
+  const [text, setText] = useState('');
+  const search = useUserSearch(text);
+  const { overrides, busy, add } = useAddFriend();
+  const byUser = new Map(friendships.map((f) => [f.otherUserId, f]));
+
+  return (
+    <section className="card friend-search" aria-labelledby="friend-search-title">
+      <h2 id="friend-search-title" className="fr-section-title">
+        Add friends
+      </h2>
+      <div className="field">
+        <label className="visually-hidden" htmlFor="friend-search-input">
+          Find friends by name
+        </label>
+        <input
+          id="friend-search-input"
+          className="input fr-search-input"
+          type="search"
+          placeholder="Find friends by name"
+          autoComplete="off"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-describedby="friend-search-status"
+        />
+      </div>
+      <div id="friend-search-status" className="fr-search-status" role="status">
+        {search.status === 'short' && (
+          <p className="fr-muted">Type at least {LIMITS.searchMinChars} characters to search.</p>
+        )}
+        {search.status === 'loading' && (
+          <p className="fr-muted">
+            <span className="spinner" aria-hidden="true" /> Searching…
+          </p>
+        )}
+        {search.status === 'done' && search.results.length === 0 && (
+          <p className="fr-muted">No users found</p>
+        )}
+        {search.status === 'error' && <p className="fr-muted">Search failed. Try again.</p>}
+      </div>
+      {search.status === 'done' && search.results.length > 0 && (
+        <ul className="fr-people" aria-label="Search results">
+          {search.results.map((r) => {
+            const { relation } = resolveRelation(r, byUser.get(r.id), overrides.get(r.id));
+            return (
+              <li key={r.id} className="fr-person">
+                <Avatar user={r} size="md" />
+                <div className="fr-person__text">
+                  <span className="fr-person__name">{displayName(r)}</span>
+                  {r.handle && <span className="fr-person__detail">@{r.handle}</span>}
+                </div>
+                {relation === 'friends' ? (
+                  <span className="fr-pill fr-pill--success">Already Friends</span>
+                ) : relation === 'sent' ? (
+                  <span className="fr-pill fr-pill--muted">Request Sent</span>
+                ) : (
+                  <Button size="sm" loading={busy.has(r.id)} onClick={() => void add(r)}>
+                    Add Friend<span className="visually-hidden"> {displayName(r)}</span>
+                  </Button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,129 @@
+/**
+ * Send a surprise message to one friend (spec: "Surprise message dialog"): text ≤ 200 with a
+ * counter and one of the 10 surprise emojis (💫 by default). Sent as POST /api/pings/custom with
+ * surprise: true, through the outbox.
+ */
+import {
+  CustomPingBody,
+  DEFAULT_SURPRISE_EMOJI,
+  LIMITS,
+  SURPRISE_EMOJIS,
+  displayName,
+  type UserSummary,
+} from '@pingme/shared';
+import { useState, type FormEvent } from 'react';
+import { Button } from '../components/Button';
+import { Dialog, DialogClose } from '../components/Dialog';
+import { cx } from '../components/cx';
+import { CountedTextArea } from '../components/friends/CountedTextArea';
+import { sendSurprise } from '../components/friends/writes';
+import { toast } from '../stores';
+import '../styles/friends.css';
+
+export interface SurpriseDialogProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  me: UserSummary;
+  friend: UserSummary;
+}
+
+export function SurpriseDialog({ open, onOpenChange, me, friend }: SurpriseDialogProps) {
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Send a surprise"
+      description={`Brighten ${displayName(friend)}'s day with a little message.`}
+    >
+      {open && <SurpriseForm me={me} friend={friend} onDone={() => onOpenChange(false)} />}
+    </Dialog>
+  );
+}
+
+const textRule = CustomPingBody.shape.customText;
+
+function SurpriseForm({
+  me,
+  friend,
+  onDone,
+}: {
+  me: UserSummary;
+  friend: UserSummary;
+  onDone(): void;
+}) {
+  const [text, setText] = useState('');
+  const [emoji, setEmoji] = useState<string>(DEFAULT_SURPRISE_EMOJI);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = textRule.safeParse(text);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message);
+      return;
+    }
+    setBusy(true);
+    try {
+      await sendSurprise({ me, friend, text: parsed.data, emoji });
+      toast({
+        title: `${emoji} Surprise sent!`,
+        description: `${displayName(friend)} will love it.`,
+        variant: 'success',
+      });
+      onDone();
+    } catch {
+      toast({
+        title: 'Surprise failed',
+        description: 'Could not send surprise ping',
+        variant: 'destructive',
+      });
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="form" onSubmit={onSubmit} noValidate>
+      <CountedTextArea
+        label="Your message"
+        value={text}
+        maxLength={LIMITS.surpriseText}
+        error={error}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (error) setError(undefined);
+        }}
+        placeholder="Thinking of you!"
+      />
+      <fieldset className="fr-choices-field">
+        <legend className="field__label">Pick an emoji</legend>
+        <div className="fr-choices fr-choices--emojis">
+          {SURPRISE_EMOJIS.map((e) => (
+            <label
+              key={e}
+              className={cx('fr-choice fr-choice--emoji', emoji === e && 'is-selected')}
+            >
+              <input
+                type="radio"
+                name="surprise-emoji"
+                value={e}
+                checked={emoji === e}
+                onChange={() => setEmoji(e)}
+                className="visually-hidden"
+              />
+              <span className="fr-choice__emoji">{e}</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="dialog__actions">
+        <DialogClose asChild>
+          <Button variant="secondary">Cancel</Button>
+        </DialogClose>
+        <Button type="submit" loading={busy}>
+          Send Surprise
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,11 +1,12 @@
 /**
- * Background work of the app shell; renders nothing. It tracks connectivity and runs the sync
+ * Background work of the app shell; renders only the new-ping banner. It tracks connectivity and runs the sync
  * engine (sync/engine.ts) for the signed-in person on every trigger the architecture names:
  * at start, on 'online', on becoming visible, on Background Sync and on a slow timer.
  */
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { refreshSession } from '../session';
+import { NewPingBanner } from './pings/NewPingBanner';
 import { useConnectivity, useSession } from '../stores';
 import { installSyncEngine, syncEngine, type SyncReason } from '../sync/engine';
 import { createLiveEngine } from '../sync/live-engine';
@@ -91,7 +92,7 @@ export function SyncHost() {
     };
   }, [serverReachable]);
 
-  return null;
+  return userId ? <NewPingBanner /> : null;
 }
 
 function refreshSessionNow() {

@@ -16,14 +16,23 @@ import { BadSnapshotToken, pullAll } from './pull-worker';
 import { connectRealtime } from './realtime';
 import { postBatch } from './transport';
 
-/** The spec's error toast of a refused write (title 'Error' unless the screen gave one). */
-export function rejectionToast(entry: OutboxRow, body?: unknown) {
+/**
+ * The spec's error toast of a refused write (title 'Error' unless the screen gave one). A write
+ * without errorToast is refused silently (logged only), as the spec wants for mark-read.
+ */
+export function rejectionToast(entry: OutboxRow) {
+  if (!entry.errorToast) return null;
   return {
-    title: entry.errorToast?.title ?? 'Error',
-    description:
-      entry.errorToast?.description ?? bodyError(body) ?? 'Something went wrong. Please try again.',
+    title: entry.errorToast.title ?? 'Error',
+    description: entry.errorToast.description,
     variant: 'destructive' as const,
   };
+}
+
+function reportRejection(entry: OutboxRow, status: number, body: unknown): void {
+  console.warn(`${entry.method} ${entry.path} refused: ${status} ${bodyError(body) ?? ''}`);
+  const shown = rejectionToast(entry);
+  if (shown) toast(shown);
 }
 
 function signedInId(): string | undefined {
@@ -96,7 +105,7 @@ export function createLiveEngine(): LiveEngine {
     const result = await withLock(OUTBOX_LOCK, () =>
       drainOutbox({
         send: sendBatch,
-        onRejected: (entry, _status, body) => toast(rejectionToast(entry, body)),
+        onRejected: reportRejection,
         shouldContinue: () => signedInId() === userId,
       }),
     );

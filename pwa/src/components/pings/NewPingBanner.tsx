@@ -1,0 +1,98 @@
+/**
+ * The new-ping banner at the top of the app (spec section 4): 'New Ping from {name}!' and the
+ * prompt, with a dismiss button; it hides after 4 s. It appears when the newest received ping's
+ * id is larger than the last one seen (kept in Dexie meta, per person); on the first load only
+ * if that ping is unread, and only once. A `new_ping` over /ws also shows a 3 s toast.
+ */
+import { DELAYS_MS, displayName } from '@pingme/shared';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useEffect, useState } from 'react';
+import { db, getMeta } from '../../db';
+import { toast, useRealtime, useSession, useToasts } from '../../stores';
+import { getSyncMeta, setSyncMeta } from '../../sync/meta';
+import { pingText, type LocalPing } from '../../sync/pings';
+import { cx } from '../cx';
+import '../../styles/pings.css';
+
+/** Whether `newest` deserves the banner, given the last seen id (undefined: first load). */
+export function shouldAnnounce(newest: { id: string; isRead: boolean }, lastSeen?: string) {
+  return lastSeen === undefined ? !newest.isRead : newest.id > lastSeen;
+}
+
+export function NewPingBanner() {
+  const me = useSession((s) => s.user);
+  const meId = me?.id;
+  const [shown, setShown] = useState<LocalPing | null>(null);
+  const newest = useLiveQuery(async () => {
+    // Only once the first pull has landed, so a snapshot arriving page by page is not news.
+    if (!meId || (await getMeta('cursor')) === undefined) return null;
+    const received = await db.pings.where('receiverId').equals(meId).primaryKeys();
+    const top = received.sort().at(-1);
+    return top ? (((await db.pings.get(top)) as LocalPing | undefined) ?? null) : null;
+  }, [meId]);
+
+  useEffect(() => {
+    if (!meId || !newest) return;
+    let cancelled = false;
+    void (async () => {
+      const seen = await getSyncMeta('lastSeenPingId');
+      const lastSeen = seen?.userId === meId ? seen.pingId : undefined;
+      if (lastSeen !== undefined && newest.id <= lastSeen) return;
+      await setSyncMeta('lastSeenPingId', { userId: meId, pingId: newest.id });
+      if (!cancelled && shouldAnnounce(newest, lastSeen)) setShown(newest);
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [meId, newest]);
+
+  useEffect(() => {
+    if (!shown) return;
+    const timer = setTimeout(() => setShown(null), DELAYS_MS.newPingBanner);
+    return () => clearTimeout(timer);
+  }, [shown]);
+
+  useNewPingToast(meId);
+  // The toast (3 s) sits at the top too: the banner steps below it while it is open.
+  const toastOpen = useToasts((s) => !!s.current?.open);
+
+  if (!shown || !meId) return null;
+  const name = shown.sender.firstName || displayName(shown.sender);
+  return (
+    <div
+      className={cx('new-ping-banner', toastOpen && 'new-ping-banner--below-toast')}
+      role="status"
+      data-testid="new-ping-banner"
+    >
+      <span className="new-ping-banner__icon" aria-hidden="true">
+        🔔
+      </span>
+      <div className="new-ping-banner__body">
+        <strong>New Ping from {name}!</strong>
+        <span>{pingText(shown, meId)}</span>
+      </div>
+      <button
+        type="button"
+        className="new-ping-banner__close"
+        aria-label="Dismiss"
+        onClick={() => setShown(null)}
+      >
+        <span aria-hidden="true">×</span>
+      </button>
+    </div>
+  );
+}
+
+/** The 3 s toast for a ping that arrives over /ws while the app is open. */
+function useNewPingToast(meId: string | undefined) {
+  const event = useRealtime((s) => s.lastNewPing);
+  useEffect(() => {
+    if (!event || !meId || event.ping.receiverId !== meId) return;
+    const { ping } = event;
+    toast({
+      title: `New Ping from ${ping.sender.firstName || displayName(ping.sender)}!`,
+      description: pingText(ping, meId),
+      durationMs: DELAYS_MS.newPingToast,
+    });
+  }, [event, meId]);
+}

@@ -1,0 +1,157 @@
+/**
+ * One ping (spec: "Ping cards and banner"). A received card shows the sender, the receiver's
+ * wording, the unread dot and three reaction buttons, and is marked read 1 s after it is seen;
+ * a sent card shows who it went to, 'Sending…' while its write waits, and their reaction.
+ */
+import {
+  DELAYS_MS,
+  REACTION_TYPES,
+  displayName,
+  relativeTime,
+  type ReactionType,
+} from '@pingme/shared';
+import { useEffect, useRef } from 'react';
+import { useSession } from '../../stores';
+import { isPending } from '../../sync/local-write';
+import { markPingRead, pingEmoji, pingText, reactToPing, type LocalPing } from '../../sync/pings';
+import { Avatar } from '../Avatar';
+import { cx } from '../cx';
+import { usePerson } from './usePings';
+
+export const REACTIONS: Record<ReactionType, { title: string; icon: string }> = {
+  heart: { title: 'Love it!', icon: '❤️' },
+  yes: { title: 'Yes!', icon: '👍' },
+  wow: { title: 'Amazing!', icon: '🌟' },
+};
+
+export function PingCard({ ping, now = Date.now() }: { ping: LocalPing; now?: number }) {
+  const me = useSession((s) => s.user);
+  const received = ping.receiverId === me?.id;
+  const otherId = received ? ping.senderId : ping.receiverId;
+  const stored = usePerson(otherId);
+  const other = stored ?? (received ? ping.sender : ping.receiver);
+  const firstName = other.firstName || displayName(other);
+  const unread = received && !ping.isRead;
+  const ref = useMarkReadWhenSeen(unread ? ping : null);
+  const sending = !received && isPending(ping);
+  const mine = ping.reactions.find((r) => r.userId === me?.id);
+  const theirs = ping.reactions.find((r) => r.userId !== me?.id);
+  const text = pingText(ping, me?.id);
+
+  return (
+    <article
+      ref={ref}
+      className={cx('ping-card', unread && 'ping-card--unread', sending && 'ping-card--sending')}
+      aria-label={received ? `Ping from ${firstName}` : `Ping to ${firstName}`}
+      data-ping-id={ping.id}
+    >
+      <header className="ping-card__head">
+        <Avatar user={other} size="md" />
+        <div className="ping-card__who">
+          <strong>{received ? firstName : `To ${firstName}`}</strong>
+          <span className="ping-card__time">
+            {sending ? (
+              <span className="ping-card__pending" data-testid="ping-pending">
+                <span aria-hidden="true">🕓</span> Sending…
+              </span>
+            ) : (
+              <time dateTime={ping.createdAt}>{relativeTime(ping.createdAt, now, 'ping')}</time>
+            )}
+          </span>
+        </div>
+        {unread && (
+          <span
+            className="ping-card__dot"
+            role="img"
+            aria-label="Unread"
+            data-testid="unread-dot"
+          />
+        )}
+      </header>
+      <p className="ping-card__text">
+        <span className="ping-card__emoji" aria-hidden="true">
+          {pingEmoji(ping)}
+        </span>
+        {text}
+      </p>
+      {received ? (
+        <ReactionBar ping={ping} userId={me?.id} mine={mine?.reactionType} />
+      ) : (
+        theirs && (
+          <p className="ping-card__reacted" data-testid="their-reaction">
+            {firstName} reacted{' '}
+            <span role="img" aria-label={REACTIONS[theirs.reactionType].title}>
+              {REACTIONS[theirs.reactionType].icon}
+            </span>
+          </p>
+        )
+      )}
+    </article>
+  );
+}
+
+function ReactionBar(props: { ping: LocalPing; userId: string | undefined; mine?: ReactionType }) {
+  const { ping, userId, mine } = props;
+  const busy = isPending(ping) && !!ping.pendingReaction;
+  const react = (type: ReactionType) => {
+    if (!userId || busy) return;
+    void reactToPing(ping, userId, type).catch((err) => console.warn('reaction failed', err));
+  };
+  return (
+    <div className="ping-card__reactions" role="group" aria-label="React">
+      {REACTION_TYPES.map((type) => (
+        <button
+          key={type}
+          type="button"
+          className={cx('reaction', mine === type && 'reaction--mine')}
+          title={REACTIONS[type].title}
+          aria-label={REACTIONS[type].title}
+          aria-pressed={mine === type}
+          disabled={busy}
+          onClick={() => react(type)}
+        >
+          <span aria-hidden="true">{REACTIONS[type].icon}</span>
+        </button>
+      ))}
+      {mine && <span className="ping-card__you-reacted">You reacted</span>}
+    </div>
+  );
+}
+
+/** Spec section 4: unread becomes read about 1 s after the card is shown (once per card). */
+function useMarkReadWhenSeen(ping: LocalPing | null) {
+  const ref = useRef<HTMLElement>(null);
+  const latest = useRef(ping);
+  latest.current = ping;
+  const id = ping?.id;
+  useEffect(() => {
+    const el = ref.current;
+    if (!id || !el) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const start = () => {
+      timer ??= setTimeout(() => {
+        const current = latest.current;
+        if (current && !current.isRead) {
+          void markPingRead(current).catch((err) => console.warn('mark-read failed', err));
+        }
+      }, DELAYS_MS.markReadCard);
+    };
+    if (typeof IntersectionObserver === 'undefined') {
+      start();
+      return () => clearTimeout(timer);
+    }
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) start();
+      else {
+        clearTimeout(timer);
+        timer = undefined;
+      }
+    });
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      clearTimeout(timer);
+    };
+  }, [id]);
+  return ref;
+}

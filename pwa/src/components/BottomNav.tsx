@@ -1,33 +1,105 @@
 import { Link } from '@tanstack/react-router';
+import { useLiveQuery } from 'dexie-react-hooks';
 import type { ComponentType, SVGProps } from 'react';
+import { db } from '../db';
+import { activityBadgeText, unreadBadgeText } from '../notifications/badges';
+import {
+  anchorRequestNotificationId,
+  countUnseen,
+  friendRequestNotificationId,
+  useViewedNotifications,
+} from '../notifications/viewed';
+import { useSession } from '../stores';
 import { ActivityIcon, FriendsIcon, HomeIcon, PingIcon, ProfileIcon } from './icons';
+import '../styles/home.css';
 
-const ITEMS: { to: string; label: string; icon: ComponentType<SVGProps<SVGSVGElement>> }[] = [
-  { to: '/', label: 'Home', icon: HomeIcon },
-  { to: '/pings', label: 'Pings', icon: PingIcon },
-  { to: '/activity', label: 'Activity', icon: ActivityIcon },
-  { to: '/friends', label: 'Friends', icon: FriendsIcon },
-  { to: '/profile', label: 'Profile', icon: ProfileIcon },
+type Badge = 'unread' | 'requests' | null;
+
+const ITEMS: {
+  to: string;
+  label: string;
+  icon: ComponentType<SVGProps<SVGSVGElement>>;
+  badge: Badge;
+}[] = [
+  { to: '/', label: 'Home', icon: HomeIcon, badge: null },
+  { to: '/pings', label: 'Pings', icon: PingIcon, badge: 'unread' },
+  { to: '/activity', label: 'Activity', icon: ActivityIcon, badge: 'requests' },
+  { to: '/friends', label: 'Friends', icon: FriendsIcon, badge: null },
+  { to: '/profile', label: 'Profile', icon: ProfileIcon, badge: null },
 ];
+
+/**
+ * What the badges count, from Dexie (kept current by the sync engine instead of the spec's
+ * polling): received unread pings, and the ids of received pending friend and anchor requests.
+ */
+function useBadgeSources(meId: string | undefined) {
+  return useLiveQuery(
+    async () => {
+      if (!meId) return { unread: 0, requestIds: [] as string[] };
+      const [unread, friendRequests, anchorRequests] = await Promise.all([
+        db.pings
+          .where('receiverId')
+          .equals(meId)
+          .filter((p) => !p.isRead)
+          .count(),
+        db.friendships.where('[status+direction]').equals(['pending', 'received']).primaryKeys(),
+        db.anchors
+          .where('friendId')
+          .equals(meId)
+          .filter((a) => a.status === 'pending')
+          .primaryKeys(),
+      ]);
+      return {
+        unread,
+        requestIds: [
+          ...friendRequests.map((id) => friendRequestNotificationId(String(id))),
+          ...anchorRequests.map((id) => anchorRequestNotificationId(String(id))),
+        ],
+      };
+    },
+    [meId],
+    { unread: 0, requestIds: [] as string[] },
+  );
+}
 
 /** The global bottom navigation of signed-in screens (spec section 2, "Global navigation"). */
 export function BottomNav() {
+  const meId = useSession((s) => s.user?.id);
+  const { unread, requestIds } = useBadgeSources(meId);
+  const viewed = useViewedNotifications();
+  const unseen = countUnseen(requestIds, viewed);
+  const badges: Record<Exclude<Badge, null>, { text: string | null; label: string }> = {
+    unread: { text: unreadBadgeText(unread), label: `${unread} unread` },
+    requests: { text: activityBadgeText(unseen), label: `${unseen} new requests` },
+  };
+
   return (
     <nav className="bottom-nav" aria-label="Main">
       <ul>
-        {ITEMS.map(({ to, label, icon: Icon }) => (
-          <li key={to}>
-            <Link
-              to={to}
-              className="bottom-nav__link"
-              activeOptions={{ exact: to === '/' }}
-              activeProps={{ 'aria-current': 'page', className: 'is-active' }}
-            >
-              <Icon className="bottom-nav__icon" />
-              <span>{label}</span>
-            </Link>
-          </li>
-        ))}
+        {ITEMS.map(({ to, label, icon: Icon, badge }) => {
+          const b = badge ? badges[badge] : null;
+          return (
+            <li key={to}>
+              <Link
+                to={to}
+                className="bottom-nav__link"
+                activeOptions={{ exact: to === '/' }}
+                activeProps={{ 'aria-current': 'page', className: 'is-active' }}
+              >
+                <span className="bottom-nav__icon-wrap">
+                  <Icon className="bottom-nav__icon" />
+                  {b?.text && (
+                    <span className="nav-badge" data-testid={`nav-badge-${label.toLowerCase()}`}>
+                      <span aria-hidden="true">{b.text}</span>
+                    </span>
+                  )}
+                </span>
+                <span>{label}</span>
+                {b?.text && <span className="visually-hidden">, {b.label}</span>}
+              </Link>
+            </li>
+          );
+        })}
       </ul>
     </nav>
   );

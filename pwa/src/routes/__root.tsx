@@ -2,6 +2,8 @@
 import { Outlet, createRootRoute, useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { BottomNav } from '../components/BottomNav';
+import { FriendRequestsBanner } from '../components/FriendRequestsBanner';
+import { SetupScreen, useNeedsSetup } from '../components/setup/SetupGate';
 import { StatusCard } from '../components/StatusCard';
 import { SyncHost } from '../components/SyncHost';
 import { Toaster } from '../components/Toaster';
@@ -25,7 +27,9 @@ function RootLayout() {
   const leavingTo = useUi((s) => s.leavingTo);
   const signedIn = useSession((s) => s.status === 'signed-in');
   const pathname = useRouterState({ select: (s) => s.location.pathname });
-  const showNav = signedIn && !FLOW_PATHS.some((p) => pathname.startsWith(p));
+  // A new account finishes the setup before anything else (spec section 6).
+  const needsSetup = useNeedsSetup(pathname);
+  const showNav = signedIn && !needsSetup && !FLOW_PATHS.some((p) => pathname.startsWith(p));
   useFocusMainOnNavigation(pathname);
   useResetLeavingOnReturn();
 
@@ -36,11 +40,14 @@ function RootLayout() {
       </a>
       <div className={cx('app', showNav && 'app--with-nav')}>
         <TopBar />
+        {showNav && !leavingTo && <FriendRequestsBanner />}
         <main id="main" className="app__main" tabIndex={-1}>
           {leavingTo ? (
             <StatusCard tone="busy" title="Just a moment">
               <p>{leavingTo === LOGIN_HREF ? 'Taking you to sign in…' : 'Redirecting…'}</p>
             </StatusCard>
+          ) : needsSetup ? (
+            <SetupScreen />
           ) : (
             <Outlet />
           )}

@@ -1,93 +1,74 @@
 /**
- * Home (/ when signed in), minimal for now: who you are, your counters (from Dexie, filled by
- * the sync engine) and a way to bring friends in. Prompts, anchors and activity come later.
+ * Home (/ when signed in), spec section 2: the header with your counters and the help button,
+ * Surprise Me, the Anchor Pings strip, Quick Ping Friends, Your Pings, the 'Connect with Friends'
+ * card without friends, Recent Activity, the floating button to friend search and the guided
+ * tour. Everything reads from Dexie (filled by the sync engine); sends go through the outbox.
  */
-import { DEFAULT_TAGLINE, displayName } from '@pingme/shared';
-import { Link } from '@tanstack/react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { Avatar } from '../components/Avatar';
-import { Button, buttonClass } from '../components/Button';
-import { FriendsIcon } from '../components/icons';
+import { AnchorStrip } from '../components/home/AnchorStrip';
+import { ConnectCard } from '../components/home/ConnectCard';
+import { FindFriendsFab } from '../components/home/FindFriendsFab';
+import { HomeHeader } from '../components/home/HomeHeader';
+import { QuickPingFriends } from '../components/home/QuickPingFriends';
+import { SurpriseMe } from '../components/home/SurpriseMe';
+import {
+  useDefaultPrompts,
+  useFriends,
+  useHomeCounts,
+  useStripAnchors,
+} from '../components/home/useHomeData';
+import { GuidedTour } from '../components/tour/GuidedTour';
+import { RecentActivity } from '../components/pings/RecentActivity';
+import { YourPings } from '../components/pings/YourPings';
+import { useGuidedTour } from '../components/tour/useGuidedTour';
 import { db } from '../db';
-import { toast, useSession } from '../stores';
+import { activeAnchors } from '../dialogs/anchor-templates';
+import { useSession } from '../stores';
+import '../styles/home.css';
 
 export function HomeScreen() {
   const user = useSession((s) => s.user);
-  const counts = useLiveQuery(
-    async () => ({
-      pings: await db.pings.count(),
-      friends: await db.friendships
-        .where('[status+direction]')
-        .anyOf([
-          ['accepted', 'sent'],
-          ['accepted', 'received'],
-        ])
-        .count(),
-      requests: await db.friendships
-        .where('[status+direction]')
-        .equals(['pending', 'received'])
-        .count(),
-    }),
-    [],
-    { pings: 0, friends: 0, requests: 0 },
+  const meId = user?.id ?? '';
+  const counts = useHomeCounts();
+  const friends = useFriends();
+  const defaultPrompts = useDefaultPrompts();
+  const stripAnchors = useStripAnchors(meId);
+  const activeCount = useLiveQuery(
+    async () => activeAnchors(await db.anchors.toArray(), meId).length,
+    [meId],
+    0,
   );
+  const tour = useGuidedTour();
   if (!user) return null;
-  const inviteUrl = `${window.location.origin}/invite/${user.inviteCode}`;
-
-  const copyInvite = async () => {
-    try {
-      await navigator.clipboard.writeText(inviteUrl);
-      toast({ title: 'Invite link copied', description: 'Send it to a friend to connect.' });
-    } catch {
-      toast({ title: 'Could not copy', description: inviteUrl });
-    }
-  };
+  const hasFriends = (friends?.length ?? counts.friends) > 0;
 
   return (
     <div className="screen home">
-      <section className="home__header card" aria-labelledby="home-name">
-        <Avatar user={user} size="lg" />
-        <div className="home__who">
-          <h1 id="home-name" className="home__name">
-            {displayName(user)}
-          </h1>
-          <p className="home__tagline">{user.tagline || DEFAULT_TAGLINE}</p>
-        </div>
-        <ul className="home__counters" aria-label="Your numbers">
-          <li>
-            <Link to="/pings" className="counter">
-              <strong>{counts.pings}</strong> <span>pings</span>
-            </Link>
-          </li>
-          <li>
-            <Link to="/friends" className="counter">
-              <strong>{counts.friends}</strong> <span>friends</span>
-            </Link>
-          </li>
-          <li>
-            <Link to="/notifications" className="counter">
-              <strong>{counts.requests}</strong> <span>requests</span>
-            </Link>
-          </li>
-        </ul>
-      </section>
+      <HomeHeader user={user} counts={counts} onHelp={tour.reopen} />
 
-      {counts.friends === 0 && (
-        <section className="card connect-card" aria-labelledby="connect-title">
-          <span className="connect-card__icon">
-            <FriendsIcon />
-          </span>
-          <h2 id="connect-title">Connect with Friends</h2>
-          <p>Pings are for your people. Find friends on PingMe or send them your invite link.</p>
-          <div className="connect-card__actions">
-            <Link to="/friends-search" className={buttonClass('primary')}>
-              Find Friends
-            </Link>
-            <Button variant="secondary" onClick={copyInvite}>
-              Copy invite link
-            </Button>
-          </div>
-        </section>
+      <SurpriseMe me={user} friends={friends ?? []} prompts={defaultPrompts ?? []} />
+
+      {(hasFriends || activeCount > 0) && (
+        <AnchorStrip me={user} anchors={stripAnchors ?? []} activeCount={activeCount} />
+      )}
+
+      {hasFriends && <QuickPingFriends friends={friends ?? []} />}
+
+      <YourPings />
+
+      {!hasFriends && <ConnectCard user={user} />}
+
+      <RecentActivity />
+
+      {hasFriends && <FindFriendsFab />}
+
+      {tour.open && (
+        <GuidedTour
+          key={tour.reopened ? 'again' : 'first'}
+          startStep={tour.startStep}
+          onAdvance={tour.advance}
+          onFinish={tour.finish}
+        />
       )}
     </div>
   );

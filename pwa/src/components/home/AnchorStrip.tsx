@@ -1,0 +1,128 @@
+/**
+ * The Anchor Pings strip: one tile per anchor (the friend's avatar, label, emoji and colour,
+ * '#FF8A65' when it has none). Tapping an accepted anchor sends its ping to the other person
+ * (send-pings.ts); a request still waiting for the friend shows as such. 'Add Anchor' opens the
+ * anchor dialog while fewer than 5 anchors exist.
+ */
+import {
+  ANCHOR_COLOR_DISPLAY_DEFAULT,
+  LIMITS,
+  displayName,
+  truncateLabel,
+  type Anchor,
+  type SelfUser,
+} from '@pingme/shared';
+import { useState, type CSSProperties } from 'react';
+import { AnchorDialog } from '../../dialogs/AnchorDialog';
+import { toast } from '../../stores';
+import { Avatar } from '../Avatar';
+import { ClockIcon } from '../icons';
+import { sendAnchorPing } from './send-pings';
+import { usePingDelivery } from './usePingDelivery';
+
+export interface AnchorStripProps {
+  me: SelfUser;
+  anchors: readonly Anchor[];
+  /** Pending and accepted anchors the person is part of (they count to the limit of 5). */
+  activeCount: number;
+}
+
+export function AnchorStrip({ me, anchors, activeCount }: AnchorStripProps) {
+  const [dialogOpen, setDialogOpen] = useState(false);
+  return (
+    <section className="home-section" aria-labelledby="anchors-title">
+      <div className="home-section__head">
+        <h2 id="anchors-title" className="home-section__title">
+          Anchor Pings
+        </h2>
+        <span className="home-section__meta">
+          {activeCount}/{LIMITS.anchors}
+        </span>
+      </div>
+      <ul className="anchor-strip">
+        {anchors.map((a) => (
+          <li key={a.id}>
+            <AnchorTile me={me} anchor={a} />
+          </li>
+        ))}
+        {activeCount < LIMITS.anchors && (
+          <li>
+            <button
+              type="button"
+              className="anchor-tile anchor-tile--add"
+              onClick={() => setDialogOpen(true)}
+            >
+              <span className="anchor-tile__emoji" aria-hidden="true">
+                +
+              </span>
+              <span className="anchor-tile__label">Add Anchor</span>
+            </button>
+          </li>
+        )}
+      </ul>
+      {anchors.length === 0 && (
+        <p className="home-section__hint">
+          Pin a ping to a close friend, so either of you can reach the other in one tap.
+        </p>
+      )}
+      <AnchorDialog open={dialogOpen} onOpenChange={setDialogOpen} />
+    </section>
+  );
+}
+
+function AnchorTile({ me, anchor }: { me: SelfUser; anchor: Anchor }) {
+  const [sentId, setSentId] = useState<string | null>(null);
+  const delivery = usePingDelivery(sentId);
+  const partner = anchor.userId === me.id ? anchor.friend : anchor.user;
+  const label = anchor.label
+    ? truncateLabel(anchor.label)
+    : partner.firstName || displayName(partner);
+  const colour = anchor.color || ANCHOR_COLOR_DISPLAY_DEFAULT;
+  const waiting = anchor.status !== 'accepted';
+  const sending = delivery === 'sending';
+
+  const send = async () => {
+    try {
+      const id = await sendAnchorPing(me, partner, anchor);
+      setSentId(id);
+      toast({
+        title: 'Anchor ping sent! ⚓',
+        description: `${displayName(partner)} will get it right away.`,
+        variant: 'success',
+      });
+    } catch {
+      toast({
+        title: 'Failed to send',
+        description: 'Could not send your custom ping',
+        variant: 'destructive',
+      });
+    }
+  };
+
+  const status = waiting ? 'Waiting for reply' : sending ? 'Sending…' : null;
+  return (
+    <button
+      type="button"
+      className="anchor-tile"
+      style={{ '--anchor-colour': colour } as CSSProperties}
+      disabled={waiting || sending}
+      aria-label={`${waiting ? 'Anchor request to' : 'Send anchor ping to'} ${displayName(partner)}: ${label}`}
+      onClick={send}
+    >
+      <span className="anchor-tile__avatar">
+        <Avatar user={partner} size="md" />
+        <span className="anchor-tile__emoji-badge" aria-hidden="true">
+          {anchor.emoji}
+        </span>
+      </span>
+      <span className="anchor-tile__label" aria-hidden="true">
+        {label}
+      </span>
+      {status && (
+        <span className="anchor-tile__status">
+          <ClockIcon aria-hidden="true" /> {status}
+        </span>
+      )}
+    </button>
+  );
+}

@@ -1,0 +1,46 @@
+/** Home's header: who you are, your tagline, your three counters and the tour's help button. */
+import { DEFAULT_TAGLINE, displayName, type SelfUser } from '@pingme/shared';
+import { Link } from '@tanstack/react-router';
+import { Avatar } from '../Avatar';
+import { Tooltip } from '../Tooltip';
+import type { HomeCounts } from './useHomeData';
+
+export interface HomeHeaderProps {
+  user: SelfUser;
+  counts: HomeCounts;
+  onHelp(): void;
+}
+
+export function HomeHeader({ user, counts, onHelp }: HomeHeaderProps) {
+  const items = [
+    { to: '/pings', n: counts.pings, one: 'ping', many: 'pings' },
+    { to: '/friends', n: counts.friends, one: 'friend', many: 'friends' },
+    { to: '/notifications', n: counts.requests, one: 'request', many: 'requests' },
+  ] as const;
+  return (
+    <section className="home__header card" aria-labelledby="home-name">
+      <Avatar user={user} size="lg" />
+      <div className="home__who">
+        <h1 id="home-name" className="home__name">
+          {displayName(user)}
+        </h1>
+        <p className="home__tagline">{user.tagline || DEFAULT_TAGLINE}</p>
+      </div>
+      <Tooltip content="Take the tour">
+        <button type="button" className="icon-button home__help" onClick={onHelp}>
+          <span aria-hidden="true">?</span>
+          <span className="visually-hidden">Help: show the guided tour</span>
+        </button>
+      </Tooltip>
+      <ul className="home__counters" aria-label="Your numbers">
+        {items.map((c) => (
+          <li key={c.to}>
+            <Link to={c.to} className="counter" data-testid={`counter-${c.many}`}>
+              <strong>{c.n}</strong> <span>{c.n === 1 ? c.one : c.many}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+/** 'Quick Ping Friends': one tap on a friend opens the send flow for them (/ping-friend/{id}). */
+import { displayName } from '@pingme/shared';
+import { Link } from '@tanstack/react-router';
+import { Avatar } from '../Avatar';
+import type { FriendRow } from './useHomeData';
+
+export function QuickPingFriends({ friends }: { friends: readonly FriendRow[] }) {
+  return (
+    <section className="home-section" aria-labelledby="quick-ping-title">
+      <div className="home-section__head">
+        <h2 id="quick-ping-title" className="home-section__title">
+          Quick Ping Friends
+        </h2>
+        <Link to="/friends" className="home-section__link">
+          Manage
+        </Link>
+      </div>
+      <ul className="friend-strip">
+        {friends.map((f) => (
+          <li key={f.id}>
+            <Link
+              to="/ping-friend/$friendId"
+              params={{ friendId: f.id }}
+              className="friend-strip__item"
+              aria-label={`Ping ${displayName(f)}`}
+            >
+              <Avatar user={f} size="lg" />
+              <span className="friend-strip__name" aria-hidden="true">
+                {f.firstName || displayName(f)}
+              </span>
+            </Link>
+          </li>
+        ))}
+        <li>
+          <Link to="/friends-search" className="friend-strip__item" aria-label="Find friends">
+            <span className="friend-strip__find" aria-hidden="true">
+              +
+            </span>
+            <span className="friend-strip__name" aria-hidden="true">
+              Find
+            </span>
+          </Link>
+        </li>
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+/** What Home reads from the device database (filled by the sync engine), as live queries. */
+import type { Anchor, Prompt, SyncUser } from '@pingme/shared';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { db } from '../../db';
+
+export type FriendRow = Extract<SyncUser, { relation: 'friend' }>;
+
+const byName = (a: FriendRow, b: FriendRow) =>
+  (a.firstName ?? a.email ?? '').localeCompare(b.firstName ?? b.email ?? '');
+
+/** The person's friends, by first name. */
+export function useFriends(): FriendRow[] | undefined {
+  return useLiveQuery(async () => {
+    const rows = await db.users.where('relation').equals('friend').toArray();
+    return (rows as FriendRow[]).sort(byName);
+  }, []);
+}
+
+export interface HomeCounts {
+  /** Pings sent plus received (GET /api/pings/total-count semantics). */
+  pings: number;
+  friends: number;
+  /** Received friend requests still pending. */
+  requests: number;
+}
+
+export function useHomeCounts(): HomeCounts {
+  return useLiveQuery(
+    async () => ({
+      pings: await db.pings.count(),
+      friends: await db.users.where('relation').equals('friend').count(),
+      requests: await db.friendships
+        .where('[status+direction]')
+        .equals(['pending', 'received'])
+        .count(),
+    }),
+    [],
+    { pings: 0, friends: 0, requests: 0 },
+  );
+}
+
+/** The default prompts in their display order (their fixed ids sort that way). */
+export function useDefaultPrompts(): Prompt[] | undefined {
+  return useLiveQuery(async () => {
+    const rows = await db.prompts.toArray();
+    return rows.filter((p) => p.isDefault).sort((a, b) => a.id.localeCompare(b.id));
+  }, []);
+}
+
+/** Anchors for the strip: accepted ones and the person's own requests still waiting. */
+export function useStripAnchors(meId: string): Anchor[] | undefined {
+  return useLiveQuery(async () => {
+    const rows = await db.anchors.where('status').anyOf(['pending', 'accepted']).toArray();
+    return rows
+      .filter((a) => (a.status === 'accepted' && a.friendId === meId) || a.userId === meId)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }, [meId]);
+}

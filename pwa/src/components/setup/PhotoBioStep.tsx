@@ -1,0 +1,83 @@
+/** Setup step 2: a profile photo (downscaled to 800 px JPEG by lib/photo.ts) and a bio. */
+import { LIMITS, type SelfUser } from '@pingme/shared';
+import { useId, useRef, useState } from 'react';
+import { PhotoError, photoToDataUrl } from '../../lib/photo';
+import { toast } from '../../stores';
+import { Avatar } from '../Avatar';
+import { Button } from '../Button';
+import { CountedTextArea } from './CountedTextArea';
+
+export interface PhotoBioStepProps {
+  user: SelfUser;
+  photo: string | null;
+  onPhotoChange(photo: string | null): void;
+  bio: string;
+  onBioChange(bio: string): void;
+}
+
+export function PhotoBioStep({ user, photo, onPhotoChange, bio, onBioChange }: PhotoBioStepProps) {
+  const inputId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [working, setWorking] = useState(false);
+
+  const choose = async (file: File | undefined) => {
+    if (!file) return;
+    setWorking(true);
+    try {
+      onPhotoChange(await photoToDataUrl(file, 'extended'));
+    } catch (err) {
+      if (err instanceof PhotoError)
+        toast({ title: err.title, description: err.description, variant: 'destructive' });
+      else
+        toast({
+          title: 'Invalid file type',
+          description: 'That image could not be read. Please choose another JPG, PNG or GIF.',
+          variant: 'destructive',
+        });
+    } finally {
+      setWorking(false);
+      if (input.current) input.current.value = '';
+    }
+  };
+
+  return (
+    <div className="setup-step">
+      <div className="photo-picker">
+        <Avatar user={{ ...user, profileImageUrl: photo ?? user.profileImageUrl }} size="xl" />
+        <div className="photo-picker__actions">
+          <input
+            ref={input}
+            id={inputId}
+            type="file"
+            accept="image/*"
+            aria-label="Profile photo"
+            className="visually-hidden"
+            tabIndex={-1}
+            onChange={(e) => void choose(e.target.files?.[0])}
+          />
+          <Button
+            variant="secondary"
+            size="sm"
+            loading={working}
+            onClick={() => input.current?.click()}
+          >
+            {photo ? 'Change photo' : 'Upload photo'}
+          </Button>
+          {photo && (
+            <Button variant="ghost" size="sm" onClick={() => onPhotoChange(null)}>
+              Remove
+            </Button>
+          )}
+          <p className="field__hint">JPG, PNG or GIF up to 5 MB. We shrink it for you.</p>
+        </div>
+      </div>
+      <CountedTextArea
+        label="Bio"
+        value={bio}
+        onChange={onBioChange}
+        max={LIMITS.bio}
+        placeholder="A line or two about you"
+      />
+    </div>
+  );
+}

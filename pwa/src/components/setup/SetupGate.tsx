@@ -1,0 +1,35 @@
+/**
+ * Spec section 6: a signed-in person whose onboardingCompleted is false must finish the setup
+ * before using the app. The root layout asks `useNeedsSetup` and shows <SetupScreen> instead of
+ * the screen (and no bottom navigation); the URL stays, so an invite link opened before the
+ * setup is on screen once it is done.
+ */
+import type { SyncUser } from '@pingme/shared';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { db } from '../../db';
+import { useSession } from '../../stores';
+import { SetupFlow } from './SetupFlow';
+
+/** Screens of the signed-out flow, which a signed-in person may still reach. */
+const UNGATED_PATHS = ['/auth', '/reset-password', '/verify-email'];
+
+export function useNeedsSetup(pathname: string): boolean {
+  const user = useSession((s) => (s.status === 'signed-in' ? s.user : null));
+  // The device's copy may be a sync ahead of the session's (another tab finished the setup).
+  const deviceDone = useLiveQuery(
+    async () => {
+      if (!user) return false;
+      const self = (await db.users.get(user.id)) as SyncUser | undefined;
+      return self?.relation === 'self' && self.onboardingCompleted;
+    },
+    [user?.id],
+    false,
+  );
+  if (!user || user.onboardingCompleted || deviceDone) return false;
+  return !UNGATED_PATHS.some((p) => pathname.startsWith(p));
+}
+
+export function SetupScreen() {
+  const user = useSession((s) => s.user);
+  return user ? <SetupFlow key={user.id} user={user} /> : null;
+}

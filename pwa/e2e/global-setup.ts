@@ -40,6 +40,9 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Made an admin by the server at sign-up (ADMIN_EMAILS); admin.test.ts registers it. */
+export const E2E_ADMIN_EMAIL = 'admin@e2e.pingme.test';
+
 let server: TestServer | undefined;
 let browser: BrowserServer | undefined;
 let mailbox: http.Server | undefined;
@@ -72,7 +75,7 @@ export async function setup(project: TestProject) {
   const mails: MailMessage[] = [];
   const mailboxUrl = await startMailbox(mails);
   server = await startTestServer(
-    { PORT: String(port), PUBLIC_URL: baseUrl, PWA_DIST },
+    { PORT: String(port), PUBLIC_URL: baseUrl, PWA_DIST, ADMIN_EMAILS: E2E_ADMIN_EMAIL },
     { mailer: { delivers: false, send: async (m) => void mails.push(m) } },
   );
   browser = await chromium.launchServer({

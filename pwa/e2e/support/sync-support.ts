@@ -64,3 +64,39 @@ export async function seriousA11yProblemsIn(page: Page, selectors: string[]) {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
 }
+
+/**
+ * Ends a friendship behind the app's back, in the test server's SQLite file (there is no
+ * unfriend route): the server then refuses pings between the two, while the devices still list
+ * each other. The file is found among the test servers' temporary DATA_DIRs by the person's e-mail.
+ */
+export async function removeFriendshipInDb(aEmail: string, bEmail: string): Promise<void> {
+  const { readdirSync, existsSync } = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const { default: Database } = await import('better-sqlite3');
+  for (const dir of readdirSync(os.tmpdir()).filter((d) => d.startsWith('pingme-test-'))) {
+    const file = path.join(os.tmpdir(), dir, 'pingme.sqlite');
+    if (!existsSync(file)) continue;
+    const sqlite = new Database(file, { fileMustExist: true, timeout: 5000 });
+    try {
+      const ids = sqlite
+        .prepare('SELECT id FROM users WHERE email IN (?, ?)')
+        .all(aEmail, bEmail) as { id: string }[];
+      if (ids.length !== 2) continue;
+      const [a, b] = ids.map((r) => r.id);
+      const removed = sqlite
+        .prepare(
+          `DELETE FROM friendships WHERE (requester_id = ? AND addressee_id = ?)
+             OR (requester_id = ? AND addressee_id = ?)`,
+        )
+        .run(a, b, b, a);
+      if (removed.changes !== 1)
+        throw new Error(`expected one friendship, removed ${removed.changes}`);
+      return;
+    } finally {
+      sqlite.close();
+    }
+  }
+  throw new Error('the test server’s database was not found');
+}

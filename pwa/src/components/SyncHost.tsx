@@ -4,7 +4,7 @@
  * at start, on 'online', on becoming visible, on Background Sync and on a slow timer.
  */
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { refreshSession } from '../session';
 import { NewPingBanner } from './pings/NewPingBanner';
 import { useConnectivity, useSession } from '../stores';
@@ -81,6 +81,14 @@ export function SyncHost() {
     navigator.serviceWorker.addEventListener('message', onMessage);
     return () => navigator.serviceWorker.removeEventListener('message', onMessage);
   }, [navigate]);
+
+  // The server answers again (a probe or any call): send what waits and catch up now.
+  const wasReachable = useRef(serverReachable);
+  useEffect(() => {
+    const before = wasReachable.current;
+    wasReachable.current = serverReachable;
+    if (serverReachable && !before && userId) void runSync('online');
+  }, [serverReachable, userId]);
 
   useEffect(() => {
     if (serverReachable) return;

@@ -136,8 +136,13 @@ export function createLiveEngine(): LiveEngine {
       if (!userId) return Promise.resolve();
       const now = Date.now();
       // Waiting out a backoff: only the retry timer, or a sign that the network is back
-      // (online, visible, Background Sync) tries sooner; a Retry-After is always honoured.
-      const urgent = reason === 'online' || reason === 'visible' || reason === 'background-sync';
+      // (online, visible, Background Sync, the socket reconnected) tries sooner; a Retry-After
+      // is always honoured.
+      const urgent =
+        reason === 'online' ||
+        reason === 'visible' ||
+        reason === 'background-sync' ||
+        reason === 'reconnect';
       if (reason !== 'retry' && now < retryAt && (!urgent || now < retryAfterUntil)) {
         return Promise.resolve();
       }

@@ -18,6 +18,7 @@ import {
   useStripAnchors,
 } from '../components/home/useHomeData';
 import { GuidedTour } from '../components/tour/GuidedTour';
+import { NotificationsToggle } from '../components/pings/NotificationsToggle';
 import { RecentActivity } from '../components/pings/RecentActivity';
 import { YourPings } from '../components/pings/YourPings';
 import { useGuidedTour } from '../components/tour/useGuidedTour';
@@ -59,6 +60,8 @@ export function HomeScreen() {
       {!hasFriends && <ConnectCard user={user} />}
 
       <RecentActivity />
+
+      <NotificationsToggle />
 
       {hasFriends && <FindFriendsFab />}
 

@@ -23,7 +23,9 @@ export type SyncReason =
   /** The /ws socket (re)connected. */
   | 'reconnect'
   /** The outbox worker got answers: bring the server's rows. */
-  | 'after-send';
+  | 'after-send'
+  /** The person is signing out: send what waits first. */
+  | 'sign-out';
 
 export interface SyncEngine {
   /** Send the waiting outbox entries, oldest first. */

@@ -142,7 +142,8 @@ export function createLiveEngine(): LiveEngine {
         reason === 'online' ||
         reason === 'visible' ||
         reason === 'background-sync' ||
-        reason === 'reconnect';
+        reason === 'reconnect' ||
+        reason === 'sign-out';
       if (reason !== 'retry' && now < retryAt && (!urgent || now < retryAfterUntil)) {
         return Promise.resolve();
       }

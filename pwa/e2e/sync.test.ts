@@ -8,7 +8,7 @@ import { uuidv7 } from '@pingme/shared';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { PingsPage } from './pages/pings-page';
-import { newPage } from './support/browser';
+import { baseUrl, newPage } from './support/browser';
 import { befriend, call, person, signInPage, type Person } from './support/people';
 import { startSlowProxy, type SlowProxy } from './support/slow-proxy';
 import { dexieRows, removeFriendshipInDb } from './support/sync-support';
@@ -145,23 +145,7 @@ describe('sync engine', () => {
       };
     });
     const before = proxy.count('POST', '/api/sync/batch');
-    await sender.page.evaluate(
-      (rows) =>
-        new Promise<void>((resolve, reject) => {
-          const open = indexedDB.open('pingme');
-          open.onsuccess = () => {
-            const tx = open.result.transaction('outbox', 'readwrite');
-            for (const row of rows) tx.objectStore('outbox').add(row);
-            tx.oncomplete = () => {
-              open.result.close();
-              resolve();
-            };
-            tx.onerror = () => reject(tx.error);
-          };
-          open.onerror = () => reject(open.error);
-        }),
-      entries,
-    );
+    await addOutboxRows(sender.page, entries);
     await sender.page.evaluate(() => window.dispatchEvent(new Event('online')));
 
     await expect
@@ -174,4 +158,79 @@ describe('sync engine', () => {
     expect(total.body.count).toBe(100);
     await syncStatus(sender.page).filter({ hasNotText: 'waiting to send' }).waitFor();
   });
+
+  it('(e) Background Sync drains the outbox from the service worker when no tab is open', async () => {
+    const [ada, bo] = await Promise.all([person('Ada'), person('Bo')]);
+    await befriend(ada, bo);
+    const sender = await home(ada, 1);
+    await sender.page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    const pingId = uuidv7();
+    const key = uuidv7();
+    await addOutboxRows(sender.page, [
+      {
+        id: key,
+        method: 'POST',
+        path: '/api/pings',
+        body: { id: pingId, promptId: HUG_ID, receiverId: bo.id },
+        idempotencyKey: key,
+        createdAt: new Date().toISOString(),
+        attempts: 0,
+        status: 'pending',
+        effects: [],
+      },
+    ]);
+
+    // Another page of the same profile, not one of the app's windows, fires the sync event.
+    const context = sender.page.context();
+    const other = await context.newPage();
+    const cdp = await context.newCDPSession(other);
+    const registered = new Promise<string>((resolve) => {
+      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+        const ours = registrations.find((r) => r.scopeURL === `${baseUrl}/` && !r.isDeleted);
+        if (ours) resolve(ours.registrationId);
+      });
+    });
+    await cdp.send('ServiceWorker.enable');
+    const registrationId = await registered;
+    // Nothing asked the open tab to flush: the entry still waits.
+    await sender.page.waitForTimeout(1000);
+    expect(await recentOf(bo)).toEqual([]);
+    await sender.page.close();
+    await cdp.send('ServiceWorker.dispatchSyncEvent', {
+      origin: baseUrl,
+      registrationId,
+      tag: 'outbox',
+      lastChance: false,
+    });
+
+    await expect
+      .poll(async () => (await recentOf(bo)).map((p) => p.id), { timeout: 10_000 })
+      .toEqual([pingId]);
+    const again = await context.newPage();
+    await again.goto('/');
+    expect(await dexieRows(again, 'outbox')).toEqual([]);
+  });
 });
+
+/** Puts rows into the app's outbox in one transaction, as the app's own writes would be. */
+async function addOutboxRows(page: Page, rows: unknown[]): Promise<void> {
+  await page.evaluate(
+    (entries) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('pingme');
+        open.onsuccess = () => {
+          const tx = open.result.transaction('outbox', 'readwrite');
+          for (const row of entries) tx.objectStore('outbox').add(row);
+          tx.oncomplete = () => {
+            open.result.close();
+            resolve();
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+        open.onerror = () => reject(open.error);
+      }),
+    rows,
+  );
+}

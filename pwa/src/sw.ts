@@ -4,7 +4,8 @@
  *      with /api, /ws and /uploads kept out so they always reach the server;
  *   2. no caching of API answers: no route here matches /api, so those requests go to the network;
  *   3. Web Push: a notification shown inside event.waitUntil, opening the app on click;
- *   4. Background Sync: the 'outbox' tag wakes the sync engine (see flushOutboxInBackground).
+ *   4. Background Sync: the 'outbox' tag flushes the outbox, through an open tab or right here
+ *      (see flushOutboxInBackground).
  */
 import { clientsClaim } from 'workbox-core';
 import {
@@ -14,6 +15,11 @@ import {
   type PrecacheEntry,
 } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import type { OutboxRow } from './db';
+import { OUTBOX_LOCK, withLock } from './sync/locks';
+import { getSyncMeta, setSyncMeta } from './sync/meta';
+import { drainOutbox } from './sync/outbox-worker';
+import { postBatch } from './sync/transport';
 import {
   OUTBOX_SYNC_TAG,
   type PageToSwMessage,
@@ -111,15 +117,34 @@ interface SyncEvent extends ExtendableEvent {
 }
 
 /**
- * THE Background Sync hook of the sync engine. Today it asks every open tab to flush its outbox
- * (each tab's SyncHost runs the engine, which holds the one-drainer Web Lock). The outbox-worker
- * issue drains here as well when no tab is open (Dexie works in a service worker); a rejected
- * promise asks the browser to retry later.
+ * THE Background Sync hook of the sync engine. With a tab open, that tab flushes (its SyncHost
+ * runs the engine). With none, the worker drains the outbox itself: the same Dexie database, the
+ * same drain (sync/outbox-worker.ts), under the same one-drainer Web Lock. A refusal is rolled
+ * back here and its toast is kept for the next tab to show; a transient failure rejects, so the
+ * browser fires the sync again later with its own backoff.
  */
 async function flushOutboxInBackground(): Promise<void> {
   const windows = await self.clients.matchAll({ type: 'window' });
-  const message: SwToPageMessage = { type: 'outbox-sync' };
-  for (const w of windows) w.postMessage(message);
+  if (windows.length > 0) {
+    const message: SwToPageMessage = { type: 'outbox-sync' };
+    for (const w of windows) w.postMessage(message);
+    return;
+  }
+  const result = await withLock(OUTBOX_LOCK, () =>
+    drainOutbox({ send: (entries) => postBatch(entries), onRejected: keepNoticeForNextTab }),
+  );
+  if (result.stopped && !result.stopped.unauthorized) {
+    throw new Error(`outbox not drained: ${result.stopped.error}`);
+  }
+}
+
+async function keepNoticeForNextTab(entry: OutboxRow): Promise<void> {
+  if (!entry.errorToast) return;
+  const notices = (await getSyncMeta('syncNotices')) ?? [];
+  await setSyncMeta('syncNotices', [
+    ...notices,
+    { title: entry.errorToast.title ?? 'Error', description: entry.errorToast.description },
+  ]);
 }
 
 self.addEventListener('sync', (event: Event) => {

@@ -4,8 +4,8 @@
  */
 import { PullResponse, SelfUser, type PullQuery } from '@pingme/shared';
 import { ApiError, NetworkError, api } from '../api';
-import type { OutboxRow } from '../db';
-import { refreshSession } from '../session';
+import { db, type OutboxRow } from '../db';
+import { refreshSession, rememberUser } from '../session';
 import { toast, useConnectivity, useSession } from '../stores';
 import { backoffDelay } from './backoff';
 import type { SyncEngine, SyncReason } from './engine';
@@ -13,6 +13,7 @@ import { OUTBOX_LOCK, PULL_LOCK, withLock } from './locks';
 import { getSyncMeta, setSyncMeta } from './meta';
 import { bodyError, drainOutbox, TransportError, type DrainResult } from './outbox-worker';
 import { BadSnapshotToken, pullAll } from './pull-worker';
+import { isPending } from './local-write';
 import { connectRealtime } from './realtime';
 import { postBatch } from './transport';
 
@@ -184,6 +185,7 @@ export function createLiveEngine(): LiveEngine {
                 shouldContinue: () => signedInId() === userId,
               }),
             );
+            await adoptSelfFromPull(userId);
           } while (pullAgain && signedInId() === userId);
         } finally {
           pulling = null;
@@ -203,6 +205,31 @@ export function createLiveEngine(): LiveEngine {
     },
   };
   return engine;
+}
+
+/**
+ * The person's own record arrives with the pull too (a profile edited on another device): keep
+ * the session's copy (and its Dexie cache) equal to it.
+ */
+async function adoptSelfFromPull(userId: string): Promise<void> {
+  const row = await db.users.get(userId);
+  if (!row || row.relation !== 'self' || isPending(row)) return;
+  const { relation: _relation, ...fields } = row;
+  const parsed = SelfUser.safeParse(fields);
+  if (!parsed.success) return;
+  const current = useSession.getState().user;
+  if (current && sameFields(current, parsed.data)) return;
+  if (signedInId() === userId) await rememberUser(parsed.data);
+}
+
+function sameFields(a: object, b: object): boolean {
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every(
+    (k) =>
+      JSON.stringify((a as Record<string, unknown>)[k]) ===
+      JSON.stringify((b as Record<string, unknown>)[k]),
+  );
 }
 
 /** Refusals the service worker met while no tab was open: shown once, by the next tab. */

@@ -1,5 +1,10 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { AnchorDialogModel } from './pages/anchor-dialog';
+import { PrivacyPage } from './pages/privacy-page';
 import { ProfilePage } from './pages/profile-page';
 import { seriousA11yProblems } from './support/axe';
 import { artifact } from './support/browser';
@@ -9,6 +14,7 @@ import {
   outboxEmpty,
   pageAs,
   person,
+  ping,
   selfOf,
   type Person,
 } from './support/profile-people';
@@ -176,5 +182,210 @@ describe('someone else’s profile', () => {
     expect(await stranger.page.getByText(bea.email).count()).toBe(0);
     await stranger.page.screenshot({ path: artifact('profile-locked.png'), fullPage: true });
     expect(await seriousA11yProblems(stranger.page)).toEqual([]);
+  });
+});
+
+/** Gives the person a handle so their own profile shows the extended view (with Settings). */
+async function extended(who: Person): Promise<void> {
+  const handle = `${who.firstName.toLowerCase()}_${Date.now() % 1_000_000}${Math.floor(Math.random() * 90 + 10)}`;
+  const res = await call(who, 'PUT', '/api/profile/update', { handle, status: 'Around' });
+  expect(res.status).toBe(200);
+}
+
+describe('Settings tab', () => {
+  it('saves quiet hours and the daily ping limit, which the server then enforces', async () => {
+    const bea = await person('Bea');
+    const ada = await person('Ada');
+    await befriend(ada, bea);
+    await extended(bea);
+    const { page, profile } = await openAs(bea);
+    await profile.tab('Settings').click();
+    const limit = page.getByLabel('Daily Ping Limit');
+    expect(await limit.inputValue()).toBe('50');
+    await page.getByText('Maximum pings per person per day').waitFor();
+    await page.getByRole('button', { name: 'Open Admin Dashboard' }).waitFor({ state: 'detached' });
+
+    await limit.fill('0');
+    await page.getByRole('button', { name: 'Save Preferences' }).click();
+    await page.getByText('Daily ping limit must be at least 1').waitFor();
+
+    await page.getByLabel('Start').fill('22:00');
+    await page.getByLabel('End').fill('07:30');
+    await limit.fill('1');
+    await page.getByRole('button', { name: 'Save Preferences' }).click();
+    await profile.toast('Profile updated successfully!').waitFor();
+    await outboxEmpty(page);
+    expect(await selfOf(bea)).toMatchObject({
+      quietHoursStart: '22:00',
+      quietHoursEnd: '07:30',
+      rateLimitPerDay: 1,
+    });
+    await page.screenshot({ path: artifact('profile-settings.png'), fullPage: true });
+    expect(await seriousA11yProblems(page)).toEqual([]);
+
+    // The limit is now 1 ping per friend per day: Ada's second ping is refused.
+    expect(await ping(ada, bea)).toBe(201);
+    expect(await ping(ada, bea, 2)).toBe(429);
+  });
+
+  it('Download My Data saves a JSON file of the person’s data', async () => {
+    const bea = await person('Bea');
+    await extended(bea);
+    const { page, profile } = await openAs(bea);
+    await profile.tab('Settings').click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download My Data' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^pingme-export-\d{4}-\d{2}-\d{2}\.json$/);
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'pingme-export-')), 'export.json');
+    await download.saveAs(file);
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    expect(data.exportVersion).toBe(1);
+    expect(data.user).toMatchObject({ id: bea.id, email: bea.email, status: 'Around' });
+    expect(data.settings.rateLimitPerDay).toBe(50);
+  });
+});
+
+describe('Privacy Settings', () => {
+  it('a private profile cannot be found in search any more; the switch waits while saving', async () => {
+    const unique = `Priv${Date.now()}`;
+    const pia = await person('Pia', unique);
+    const cal = await person('Cal');
+    const search = async () =>
+      (await call(cal, 'GET', `/api/users/search?q=${unique}`)).body.map(
+        (u: { id: string }) => u.id,
+      );
+    expect(await search()).toEqual([pia.id]);
+
+    const page = await pageAs(pia);
+    const privacy = new PrivacyPage(page);
+    await privacy.open();
+    await page.getByText('Anyone can find you and send friend requests').first().waitFor();
+    expect(await privacy.visibilitySwitch.getAttribute('aria-checked')).toBe('true');
+    await page.screenshot({ path: artifact('privacy-settings.png'), fullPage: true });
+    expect(await seriousA11yProblems(page)).toEqual([]);
+
+    // Keyboard: focus the switch and press Space.
+    await privacy.visibilitySwitch.focus();
+    await page.keyboard.press('Space');
+    await page
+      .locator('.toast')
+      .filter({ hasText: 'Privacy settings updated successfully!' })
+      .waitFor();
+    expect(await privacy.visibilitySwitch.getAttribute('aria-checked')).toBe('false');
+    await page.getByRole('switch', { name: 'Private Profile' }).waitFor();
+    await outboxEmpty(page);
+    await expect.poll(async () => (await selfOf(pia)).profileVisibility).toBe('private');
+    expect(await privacy.visibilitySwitch.isEnabled()).toBe(true);
+    expect(await search()).toEqual([]);
+
+    await privacy.backToProfile.click();
+    await new ProfilePage(page).title.waitFor();
+  });
+});
+
+describe('anchors', () => {
+  it('A asks B in the anchor dialog, B accepts, both see the mutual anchor; auto-accept', async () => {
+    const ada = await person('Ada');
+    const bea = await person('Bea');
+    const cal = await person('Cal');
+    await befriend(ada, bea);
+    await befriend(ada, cal);
+    await extended(ada);
+    await extended(bea);
+    // Cal asked Ada already: creating an anchor with Cal accepts his request.
+    const asked = await call(cal, 'POST', '/api/profile/anchors', {
+      friendId: ada.id,
+      text: 'Ping me when you want company',
+    });
+    expect(asked.status).toBe(201);
+
+    const { page, profile } = await openAs(ada);
+    await profile.addAnchorButton.focus();
+    await page.keyboard.press('Enter');
+    const anchor = new AnchorDialogModel(page);
+    await anchor.dialog.waitFor();
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    for (const label of [
+      'Miss me',
+      'Need me',
+      'Free for chai',
+      'Need to vent',
+      'Want to celebrate',
+      'Feeling low',
+      'Proud of something',
+      'Want company',
+    ])
+      await anchor.template(label).waitFor();
+    await page.screenshot({ path: artifact('anchor-dialog-choose.png') });
+
+    // Custom ping: the message is required (the shared schema's words, toast 'Invalid Input').
+    await anchor.chooseCustom();
+    await anchor.createButton.click();
+    await anchor.dialog.getByText('Please enter an anchor ping message.').waitFor();
+    await page.locator('.toast').filter({ hasText: 'Invalid Input' }).waitFor();
+    await anchor.dialog.getByRole('button', { name: 'Back' }).click();
+
+    await anchor.template('Feeling low').click();
+    expect(await anchor.message.inputValue()).toBe("Ping me when you're feeling low");
+    // The first friend without an anchor is chosen: Bea (Cal already asked Ada).
+    expect(await anchor.friend.inputValue()).toBe(bea.id);
+    await anchor.dialog.getByText("They send you: “I'm feeling low”").waitFor();
+    await page.screenshot({ path: artifact('anchor-dialog-customize.png') });
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    await anchor.createButton.click();
+    await page.locator('.toast').filter({ hasText: 'Anchor request sent' }).waitFor();
+    await anchor.dialog.waitFor({ state: 'detached' });
+    const beaTile = profile.anchors.locator('.pf-anchor-tile').filter({ hasText: 'Bea' });
+    await beaTile.getByText('Pending').waitFor();
+    await outboxEmpty(page);
+
+    // Bea accepts (through the API); Ada's device pulls on the poke.
+    const requests = await call(bea, 'GET', '/api/profile/anchors/requests');
+    expect(requests.body).toHaveLength(1);
+    expect(requests.body[0]).toMatchObject({
+      userId: ada.id,
+      text: "Ping me when you're feeling low",
+    });
+    const answered = await call(
+      bea,
+      'PATCH',
+      `/api/profile/anchors/${requests.body[0].id}/respond`,
+      {
+        response: 'accept',
+      },
+    );
+    expect(answered.status).toBe(200);
+    await beaTile.getByText('Connected').waitFor();
+
+    // Auto-accept: Ada picks Cal, whose request is waiting.
+    await profile.addAnchorButton.click();
+    await anchor.template('Want company').click();
+    await anchor.friend.selectOption(cal.id);
+    await anchor.createButton.click();
+    await page
+      .locator('.toast')
+      .filter({ hasText: "Anchor request accepted! You're now connected." })
+      .waitFor();
+    await profile.anchors
+      .locator('.pf-anchor-tile')
+      .filter({ hasText: 'Cal' })
+      .getByText('Connected')
+      .waitFor();
+    await outboxEmpty(page);
+    const accepted = await call(ada, 'GET', '/api/profile/anchors');
+    expect(accepted.body.map((a: { userId: string }) => a.userId).sort()).toEqual(
+      [ada.id, cal.id].sort(),
+    );
+    await page.screenshot({ path: artifact('profile-anchors.png'), fullPage: true });
+
+    // Bea sees the mutual anchor on her own profile, captioned with Ada's first name.
+    const beaView = await openAs(bea);
+    await beaView.profile.anchors
+      .locator('.pf-anchor-tile')
+      .filter({ hasText: 'Ada' })
+      .getByText('Connected')
+      .waitFor();
   });
 });

@@ -68,12 +68,32 @@ describe('choosing the friend', () => {
 
   it('stops at 5 anchors, but accepting a friend’s own request is still possible', () => {
     const others = [4, 5, 6, 7].map((n) => anchor(ME, f(n), 'accepted'));
+    const full = [...others, anchor(ME, f(8), 'pending')];
+    expect(chooseAnchorTarget(friends, full, ME)).toEqual({ kind: 'limit' });
+    expect(chooseAnchorTarget(friends, full, ME, f(2))).toEqual({ kind: 'limit' });
     const anchors = [...others, anchor(f(1), ME, 'pending')];
     expect(activeAnchors(anchors, ME)).toHaveLength(5);
-    expect(chooseAnchorTarget(friends, anchors, ME)).toEqual({ kind: 'limit' });
+    expect(chooseAnchorTarget(friends, anchors, ME)).toEqual({
+      kind: 'ok',
+      friendId: f(1),
+      autoAccept: true,
+    });
     expect(chooseAnchorTarget(friends, anchors, ME, f(1))).toEqual({
       kind: 'ok',
       friendId: f(1),
+      autoAccept: true,
+    });
+  });
+
+  it('offers a waiting request once every other friend has an anchor', () => {
+    const anchors = [
+      anchor(ME, f(1), 'accepted'),
+      anchor(f(2), ME, 'pending'),
+      anchor(ME, f(3), 'pending'),
+    ];
+    expect(chooseAnchorTarget(friends, anchors, ME)).toEqual({
+      kind: 'ok',
+      friendId: f(2),
       autoAccept: true,
     });
   });

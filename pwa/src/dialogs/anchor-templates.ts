@@ -110,8 +110,9 @@ export type AnchorTarget =
 
 /**
  * Which friend the dialog creates the anchor with (spec section 5): the given friend, else the
- * first friend without an anchor. Accepting a friend's own request never counts against the
- * limit (it is already counted), so that case wins over the limit.
+ * first friend without an anchor, else a friend whose request waits for you (creating it accepts
+ * theirs). Accepting a request never counts against the limit (it is already counted), so that
+ * case wins over the limit.
  */
 export function chooseAnchorTarget(
   friends: readonly { id: string }[],
@@ -121,17 +122,23 @@ export function chooseAnchorTarget(
 ): AnchorTarget {
   const active = activeAnchors(anchors, meId);
   const anchored = new Set(active.map((a) => anchorPartnerId(a, meId)));
+  const asking = friends.find((f) => incomingRequest(anchors, meId, f.id));
   if (wanted && incomingRequest(anchors, meId, wanted)) {
     return { kind: 'ok', friendId: wanted, autoAccept: true };
   }
-  if (active.length >= LIMITS.anchors) return { kind: 'limit' };
+  if (active.length >= LIMITS.anchors) {
+    return !wanted && asking
+      ? { kind: 'ok', friendId: asking.id, autoAccept: true }
+      : { kind: 'limit' };
+  }
   if (wanted && friends.some((f) => f.id === wanted)) {
     return anchored.has(wanted)
       ? { kind: 'already', friendId: wanted }
       : { kind: 'ok', friendId: wanted, autoAccept: false };
   }
   const free = friends.find((f) => !anchored.has(f.id));
-  return free ? { kind: 'ok', friendId: free.id, autoAccept: false } : { kind: 'no-friends' };
+  if (free) return { kind: 'ok', friendId: free.id, autoAccept: false };
+  return asking ? { kind: 'ok', friendId: asking.id, autoAccept: true } : { kind: 'no-friends' };
 }
 
 /** Friends the person may pick in the dialog: those without an anchor, plus `keep`. */

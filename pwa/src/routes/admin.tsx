@@ -1,17 +1,12 @@
 import { createRoute } from '@tanstack/react-router';
-import { ScreenPlaceholder } from '../components/Screen';
+import { AdminDashboard } from '../components/admin/AdminDashboard';
 import { rootRoute } from './__root';
 import { guard } from './guard';
 
-/** Admin Dashboard (/admin). */
+/** Admin Dashboard (/admin): the server decides who may see it. */
 export const adminRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/admin',
   beforeLoad: guard('member'),
-  component: () => (
-    <ScreenPlaceholder
-      title="Admin Dashboard"
-      purpose="Users, pings, friendships and sign-ups at a glance, for admins."
-    />
-  ),
+  component: AdminDashboard,
 });

@@ -1,17 +1,12 @@
 import { createRoute } from '@tanstack/react-router';
-import { ScreenPlaceholder } from '../components/Screen';
+import { AnalyticsScreen } from '../components/analytics/AnalyticsScreen';
 import { rootRoute } from './__root';
 import { guard } from './guard';
 
-/** Analytics (/analytics). */
+/** Analytics (/analytics): ping analytics and friendship energy. */
 export const analyticsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/analytics',
   beforeLoad: guard('member-analytics'),
-  component: () => (
-    <ScreenPlaceholder
-      title="Analytics"
-      purpose="How you ping: sent and received this week, reactions, response rate and friendship energy."
-    />
-  ),
+  component: AnalyticsScreen,
 });

@@ -3,7 +3,12 @@
  * the real server and the real sync engine.
  */
 import { describe, expect, it } from 'vitest';
-import { FriendSearchPage, FriendsPage } from './pages/friends-page';
+import {
+  FriendProfilePage,
+  FriendSearchPage,
+  FriendsPage,
+  PingFriendPage,
+} from './pages/friends-page';
 import { InvitePage } from './pages/invite-page';
 import { seriousA11yProblems } from './support/axe';
 import { artifact } from './support/browser';
@@ -185,5 +190,75 @@ describe('friends', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     await page.screenshot({ path: artifact('friends.png'), fullPage: true });
+  });
+
+  it('/friend/{B} shows the stats and the 5 latest pings; Send a Ping sends from /ping-friend', async () => {
+    const [ann, ben, cat] = await Promise.all([named('Ann'), named('Ben'), named('Cat')]);
+    await befriend(ann, ben);
+    const sent = [];
+    for (let i = 0; i < 6; i++) sent.push(await ping(i % 2 ? ben : ann, i % 2 ? ann : ben));
+    expect(
+      (await call(ben, 'POST', `/api/pings/${sent[0]!.id}/reactions`, { reactionType: 'heart' }))
+        .status,
+    ).toBe(201);
+
+    const page = await pageAs(ann, `/friend/${ben.id}`);
+    const profile = new FriendProfilePage(page);
+    await profile.name(`Ben ${ben.lastName}`).waitFor();
+    await expect.poll(() => profile.stat('Pings')).toBe('6');
+    expect(await profile.stat('Reactions')).toBe('1');
+    expect(await profile.stat('Days connected')).toBe('0');
+    await expect.poll(() => profile.pingCards.count()).toBe(5);
+    // The oldest of the six is not among the 5 latest.
+    expect(await page.locator(`[data-ping-id="${sent[0]!.id}"]`).count()).toBe(0);
+    expect(await page.locator(`[data-ping-id="${sent[5]!.id}"]`).count()).toBe(1);
+    await page.screenshot({ path: artifact('friend-profile.png'), fullPage: true });
+    expect(await seriousA11yProblems(page)).toEqual([]);
+
+    await profile.sendAPing.click();
+    const send = new PingFriendPage(page);
+    await send.title.waitFor();
+    expect(page.url()).toContain(`/ping-friend/${ben.id}`);
+    await send.prompt('Ping me when you miss me').waitFor();
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    await page.screenshot({ path: artifact('ping-friend.png'), fullPage: true });
+    await send.sendPrompt('Ping me when you miss me');
+    await page.getByText('Pings sent! 🎉', { exact: true }).waitFor();
+    await page
+      .getByText('Sent "Ping me when you miss me" to your friend', { exact: true })
+      .waitFor();
+    await profile.name(`Ben ${ben.lastName}`).waitFor();
+    await expect
+      .poll(async () => {
+        const recent = await call<{ prompt: { text: string } | null }[]>(
+          ben,
+          'GET',
+          '/api/pings/recent',
+        );
+        return recent.body[0]?.prompt?.text;
+      })
+      .toBe('Ping me when you miss me');
+
+    // A custom ping, with the keyboard through the tabs.
+    await profile.sendAPing.click();
+    await send.customTab.click();
+    await send.sendCustom('Movie tonight?', '🍿');
+    await page.getByText('Sent "Movie tonight?" to your friend', { exact: true }).waitFor();
+    await expect
+      .poll(async () => {
+        const recent = await call<{ kind: string; customText: string; customEmoji: string }[]>(
+          ben,
+          'GET',
+          '/api/pings/recent',
+        );
+        return recent.body[0];
+      })
+      .toMatchObject({ kind: 'custom', customText: 'Movie tonight?', customEmoji: '🍿' });
+
+    // Someone who is not a friend.
+    await page.goto(`/friend/${cat.id}`);
+    await page.getByText('Friend not found').waitFor();
+    await page.getByRole('link', { name: 'Back to Friends' }).click();
+    await new FriendsPage(page).title.waitFor();
   });
 });

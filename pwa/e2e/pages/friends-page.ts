@@ -113,3 +113,52 @@ export class FriendSearchPage {
     await this.result(name).getByRole('button', { name: /^Add/ }).click();
   }
 }
+
+/** /friend/{id}: who, the stats, the 5 latest pings and 'Send a Ping'. */
+export class FriendProfilePage {
+  readonly sendAPing: Locator;
+  readonly pingCards: Locator;
+
+  constructor(readonly page: Page) {
+    this.sendAPing = page.getByRole('link', { name: 'Send a Ping' });
+    this.pingCards = page.getByRole('region', { name: 'Recent pings' }).getByRole('article');
+  }
+
+  name(full: string): Locator {
+    return this.page.getByRole('heading', { level: 1, name: full });
+  }
+
+  async stat(label: string): Promise<string | null> {
+    return this.page
+      .getByRole('term')
+      .filter({ hasText: label })
+      .locator('xpath=following-sibling::dd')
+      .textContent();
+  }
+}
+
+/** /ping-friend/{id}: a prompt from the list, or a custom ping. */
+export class PingFriendPage {
+  readonly title: Locator;
+  readonly customTab: Locator;
+
+  constructor(readonly page: Page) {
+    this.title = page.getByRole('heading', { level: 1, name: 'Send a Ping' });
+    this.customTab = page.getByRole('tab', { name: 'Custom ping' });
+  }
+
+  prompt(text: string): Locator {
+    return this.page.getByRole('radio', { name: text });
+  }
+
+  async sendPrompt(text: string) {
+    await this.page.locator('label').filter({ hasText: text }).click();
+    await this.page.getByRole('button', { name: 'Send Ping' }).click();
+  }
+
+  async sendCustom(text: string, emoji: string) {
+    await this.page.getByLabel('Your message').fill(text);
+    await this.page.getByLabel('Emoji (optional)').fill(emoji);
+    await this.page.getByRole('button', { name: 'Send Custom Ping' }).click();
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * A pending anchor request to me: '{name} wants to create an Anchor connection', its text and
+ * emoji, and 'Accept Anchor' / 'Decline' (PATCH /api/profile/anchors/{id}/respond, outbox).
+ */
+import { displayName, relativeTime, type Anchor } from '@pingme/shared';
+import { useState } from 'react';
+import { toast } from '../../stores';
+import { Avatar } from '../Avatar';
+import { Button } from '../Button';
+import { respondToAnchor } from '../friends/writes';
+
+export function AnchorRequestRow({ anchor, now }: { anchor: Anchor; now: number }) {
+  const [busy, setBusy] = useState(false);
+  const name = displayName(anchor.user);
+
+  const answer = async (response: 'accept' | 'decline') => {
+    setBusy(true);
+    try {
+      await respondToAnchor(anchor, response);
+      if (response === 'accept') {
+        toast({
+          title: 'Anchor Accepted!',
+          description: `You and ${name} now have a mutual anchor ping.`,
+          variant: 'success',
+        });
+      } else {
+        toast({ title: 'Anchor declined' });
+      }
+    } catch {
+      toast({
+        title: 'Error',
+        description: 'Failed to respond to anchor request. Please try again.',
+        variant: 'destructive',
+      });
+      setBusy(false);
+    }
+  };
+
+  return (
+    <li className="act-item act-item--anchor">
+      <Avatar user={anchor.user} size="md" />
+      <div className="act-item__body">
+        <p className="act-item__text">
+          <strong>{name}</strong> wants to create an Anchor connection
+        </p>
+        <p className="act-anchor-quote">
+          <span aria-hidden="true">{anchor.emoji}</span> {anchor.text}
+        </p>
+        <div className="act-item__actions">
+          <Button size="sm" disabled={busy} onClick={() => void answer('accept')}>
+            Accept Anchor<span className="visually-hidden"> from {name}</span>
+          </Button>
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={busy}
+            onClick={() => void answer('decline')}
+          >
+            Decline<span className="visually-hidden"> anchor from {name}</span>
+          </Button>
+        </div>
+      </div>
+      <time className="act-item__time" dateTime={anchor.createdAt}>
+        {relativeTime(anchor.createdAt, now, 'notification')}
+      </time>
+    </li>
+  );
+}

@@ -1,0 +1,80 @@
+/** The Anchors filter: anchor requests to answer, this week's anchor activity, active anchors. */
+import { displayName, truncateLabel } from '@pingme/shared';
+import { Avatar } from '../Avatar';
+import { ActivityList } from './ActivityList';
+import { AnchorRequestRow } from './AnchorRequestRow';
+import { EmptyState } from './EmptyState';
+import {
+  activeAnchors,
+  activityItems,
+  anchorOther,
+  anchorRequests,
+  filterActivity,
+  type FeedInput,
+} from './feed';
+
+export function AnchorsView({ input }: { input: FeedInput }) {
+  const requests = anchorRequests(input.anchors, input.meId);
+  const active = activeAnchors(input.anchors);
+  const activity = filterActivity(activityItems(input), 'anchors');
+  if (requests.length === 0 && active.length === 0) {
+    return (
+      <EmptyState icon="⚓" title="No anchors yet">
+        Anchor pings pin a one-tap ping to a close friend.
+      </EmptyState>
+    );
+  }
+  return (
+    <div className="act-anchors">
+      {requests.length > 0 && (
+        <section aria-labelledby="anchor-requests-title">
+          <h2 id="anchor-requests-title" className="fr-section-title">
+            Anchor Requests <span className="fr-badge">{requests.length}</span>
+          </h2>
+          <ul className="act-list">
+            {requests.map((a) => (
+              <AnchorRequestRow key={a.id} anchor={a} now={input.now} />
+            ))}
+          </ul>
+        </section>
+      )}
+      {activity.length > 0 && (
+        <section aria-labelledby="anchor-activity-title">
+          <h2 id="anchor-activity-title" className="fr-section-title">
+            This week
+          </h2>
+          <ActivityList items={activity} now={input.now} />
+        </section>
+      )}
+      <section aria-labelledby="active-anchors-title">
+        <h2 id="active-anchors-title" className="fr-section-title">
+          Active Anchors
+        </h2>
+        {active.length === 0 ? (
+          <p className="fr-muted">No active anchors yet.</p>
+        ) : (
+          <ul className="act-list">
+            {active.map((a) => {
+              const other = anchorOther(a, input.meId);
+              return (
+                <li key={a.id} className="act-item">
+                  <Avatar user={other} size="md" />
+                  <div className="act-item__body">
+                    <p className="act-item__text">
+                      <strong>{displayName(other)}</strong>
+                    </p>
+                    <p className="act-anchor-quote">
+                      <span aria-hidden="true">{a.emoji}</span>{' '}
+                      {a.label ? truncateLabel(a.label) : a.text}
+                    </p>
+                  </div>
+                  <span className="act-status act-status--anchor">Anchor</span>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+/** The device's rows the activity and notifications screens derive their lists from (feed.ts). */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useEffect, useState } from 'react';
+import { db } from '../../db';
+import type { FeedInput } from './feed';
+
+/** undefined while Dexie is being read. `now` moves every minute so times stay right. */
+export function useFeedInput(meId: string | undefined): FeedInput | undefined {
+  const now = useNow(60_000);
+  const rows = useLiveQuery(async () => {
+    const [pings, friendships, anchors, moments] = await Promise.all([
+      db.pings.toArray(),
+      db.friendships.toArray(),
+      db.anchors.toArray(),
+      db.moments.toArray(),
+    ]);
+    return { pings, friendships, anchors, moments };
+  }, []);
+  if (!rows || !meId) return undefined;
+  return { meId, now, ...rows };
+}
+
+export function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}

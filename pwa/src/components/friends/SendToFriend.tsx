@@ -1,0 +1,168 @@
+/**
+ * The two ways to ping one friend on /ping-friend/{id}: a prompt from the list, or a custom
+ * ping (text ≤ 200 and an emoji). Both go through the outbox; `onSent` runs after the toast.
+ */
+import {
+  CustomPingBody,
+  DEFAULT_PROMPT_EMOJI,
+  LIMITS,
+  type Prompt,
+  type UserSummary,
+} from '@pingme/shared';
+import { useState, type FormEvent } from 'react';
+import { toast } from '../../stores';
+import { Button } from '../Button';
+import { Tabs } from '../Tabs';
+import { TextField } from '../TextField';
+import { CountedTextArea } from './CountedTextArea';
+import { SendIcon } from './FriendIcons';
+import { PromptPicker } from './PromptPicker';
+import { sendCustomPing, sendPromptPing } from './writes';
+
+export interface SendToFriendProps {
+  me: UserSummary;
+  friend: UserSummary;
+  prompts: readonly Prompt[];
+  onSent(): void;
+}
+
+const sentToast = (text: string) => ({
+  title: 'Pings sent! 🎉',
+  description: `Sent "${text}" to your friend`,
+  variant: 'success' as const,
+});
+
+export function SendToFriend(props: SendToFriendProps) {
+  const [tab, setTab] = useState('prompt');
+  return (
+    <Tabs
+      label="What to send"
+      value={tab}
+      onValueChange={setTab}
+      items={[
+        { value: 'prompt', label: 'Prompt', content: <PromptForm {...props} /> },
+        { value: 'custom', label: 'Custom ping', content: <CustomForm {...props} /> },
+      ]}
+    />
+  );
+}
+
+function PromptForm({ me, friend, prompts, onSent }: SendToFriendProps) {
+  const [promptId, setPromptId] = useState<string | null>(null);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const prompt = prompts.find((p) => p.id === promptId);
+    if (!prompt) {
+      setError('Please choose a prompt');
+      return;
+    }
+    setBusy(true);
+    try {
+      await sendPromptPing({ me, friend, prompt });
+      toast(sentToast(prompt.text));
+      onSent();
+    } catch {
+      toast({
+        title: 'Error',
+        description: 'Failed to send ping. Please try again.',
+        variant: 'destructive',
+      });
+      setBusy(false);
+    }
+  };
+
+  if (prompts.length === 0) {
+    return <p className="fr-muted">Your prompts are on their way from the server…</p>;
+  }
+  return (
+    <form className="form" onSubmit={onSubmit} noValidate>
+      <PromptPicker
+        prompts={prompts}
+        value={promptId}
+        error={error}
+        onChange={(id) => {
+          setPromptId(id);
+          setError(undefined);
+        }}
+      />
+      <Button type="submit" size="lg" block loading={busy} className="fr-send">
+        <SendIcon /> Send Ping
+      </Button>
+    </form>
+  );
+}
+
+type Errors = Partial<Record<'customText' | 'customEmoji', string>>;
+
+function CustomForm({ me, friend, onSent }: SendToFriendProps) {
+  const [text, setText] = useState('');
+  const [emoji, setEmoji] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = CustomPingBody.safeParse({
+      receiverId: friend.id,
+      customText: text,
+      ...(emoji ? { customEmoji: emoji } : {}),
+    });
+    if (!parsed.success) {
+      const found: Errors = {};
+      for (const issue of parsed.error.issues) {
+        const key = issue.path[0] as keyof Errors;
+        found[key] ??= issue.message;
+      }
+      setErrors(found);
+      return;
+    }
+    setBusy(true);
+    try {
+      const body = parsed.data;
+      await sendCustomPing({ me, friend, text: body.customText, emoji: body.customEmoji ?? '' });
+      toast(sentToast(body.customText));
+      onSent();
+    } catch {
+      toast({
+        title: 'Failed to send',
+        description: 'Could not send your custom ping',
+        variant: 'destructive',
+      });
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="form" onSubmit={onSubmit} noValidate>
+      <CountedTextArea
+        label="Your message"
+        value={text}
+        maxLength={LIMITS.customPingText}
+        error={errors.customText}
+        placeholder="Coffee later?"
+        onChange={(e) => {
+          setText(e.target.value);
+          setErrors((x) => ({ ...x, customText: undefined }));
+        }}
+      />
+      <TextField
+        label="Emoji (optional)"
+        value={emoji}
+        placeholder={DEFAULT_PROMPT_EMOJI}
+        className="fr-emoji-field"
+        error={errors.customEmoji}
+        hint={`Up to ${LIMITS.promptEmoji} emoji; ${DEFAULT_PROMPT_EMOJI} when empty`}
+        onChange={(e) => {
+          setEmoji(e.target.value);
+          setErrors((x) => ({ ...x, customEmoji: undefined }));
+        }}
+      />
+      <Button type="submit" size="lg" block loading={busy} className="fr-send">
+        <SendIcon /> Send Custom Ping
+      </Button>
+    </form>
+  );
+}

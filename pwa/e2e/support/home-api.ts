@@ -132,7 +132,11 @@ export async function makeAcceptedAnchor(
   return anchor;
 }
 
-export async function sendPingByApi(from: Person, to: Person, promptId = DEFAULT_PROMPT_IDS.hug) {
+export async function sendPingByApi(
+  from: Person,
+  to: Person,
+  promptId: string = DEFAULT_PROMPT_IDS.hug,
+) {
   return ok(
     call<{ id: string }>(from, 'POST', '/api/pings', { promptId, receiverId: to.id }),
     'ping',

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import '../../styles/setup.css';
 
 export interface CountedTextAreaProps {
   label: string;
@@ -7,6 +8,7 @@ export interface CountedTextAreaProps {
   max: number;
   placeholder?: string;
   rows?: number;
+  error?: string | undefined;
 }
 
 /** A labelled text area with its 'n/max' counter announced as its description. */
@@ -17,6 +19,7 @@ export function CountedTextArea({
   max,
   placeholder,
   rows = 3,
+  error,
 }: CountedTextAreaProps) {
   const id = useId();
   return (
@@ -36,9 +39,15 @@ export function CountedTextArea({
         maxLength={max}
         rows={rows}
         placeholder={placeholder}
-        aria-describedby={`${id}-count`}
+        aria-describedby={error ? `${id}-count ${id}-error` : `${id}-count`}
+        aria-invalid={error ? true : undefined}
         onChange={(e) => onChange(e.target.value.slice(0, max))}
       />
+      {error && (
+        <p id={`${id}-error`} className="field__error">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

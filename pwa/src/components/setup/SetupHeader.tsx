@@ -1,6 +1,7 @@
 import { SETUP_STEPS, setupProgress, type SetupStep } from './setup-rules';
 import { useSession } from '../../stores';
 import { signOut } from '../../session';
+import { confirmSignOut } from '../../sync/sign-out';
 import { useNavigate } from '@tanstack/react-router';
 
 /** The setup's title, its progress bar and a way out (signing out) for someone not ready. */
@@ -22,7 +23,9 @@ export function SetupHeader({ name, step }: { name: string; step: SetupStep }) {
             <button
               type="button"
               className="link-button setup__signout"
-              onClick={() => void signOut(() => navigate({ to: '/' }))}
+              onClick={async () => {
+                if (await confirmSignOut()) await signOut(() => navigate({ to: '/' }));
+              }}
             >
               Sign out
             </button>

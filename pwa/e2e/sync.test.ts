@@ -8,7 +8,7 @@ import { uuidv7 } from '@pingme/shared';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { PingsPage } from './pages/pings-page';
-import { baseUrl, newPage } from './support/browser';
+import { artifact, baseUrl, newPage } from './support/browser';
 import { befriend, call, person, signInPage, type Person } from './support/people';
 import { startSlowProxy, type SlowProxy } from './support/slow-proxy';
 import { dexieRows, removeFriendshipInDb } from './support/sync-support';
@@ -71,8 +71,16 @@ describe('sync engine', () => {
     const card = sender.card('Ping to Bo');
     await card.getByTestId('ping-pending').filter({ hasText: 'Sending…' }).waitFor();
     await syncStatus(sender.page).filter({ hasText: '1 waiting to send' }).waitFor();
-    // A few failed attempts while the cable is out.
+    // A few failed attempts while the cable is out; the details say what waits and why.
     await sender.page.waitForTimeout(2500);
+    await syncStatus(sender.page).getByRole('button').click();
+    await sender.page
+      .getByTestId('sync-waiting')
+      .filter({ hasText: '1 change is waiting' })
+      .waitFor();
+    await card.scrollIntoViewIfNeeded();
+    await sender.page.screenshot({ path: artifact('sync-offline-pending.png') });
+    await sender.page.keyboard.press('Escape');
     expect(await recentOf(bo)).toEqual([]);
 
     await proxy.restore();

@@ -32,7 +32,11 @@ export async function startSlowProxy(targetPort: number): Promise<SlowProxy> {
   const server = http.createServer(async (req, res) => {
     requests.push(`${req.method} ${(req.url ?? '/').split('?')[0]}`);
     const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
+    try {
+      for await (const c of req) chunks.push(c as Buffer);
+    } catch {
+      return res.destroy(); // the cable was pulled mid-request
+    }
     await wait();
     const upstream = http.request(
       {

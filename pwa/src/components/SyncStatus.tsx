@@ -54,7 +54,12 @@ export function SyncStatus() {
         <span className="sync-status__dot" aria-hidden="true" />
         <span role="status">
           <span>{online ? 'Online' : 'Offline'}</span>
-          {waiting > 0 && <span className="sync-status__waiting"> {waiting} waiting to send</span>}
+          {waiting > 0 && (
+            <span className="sync-status__waiting">
+              <span className="visually-hidden">, </span>
+              {waiting} waiting to send
+            </span>
+          )}
         </span>
         <span className="visually-hidden"> (sync details)</span>
       </button>
@@ -71,7 +76,7 @@ export function SyncStatus() {
               : `${waiting} ${waiting === 1 ? 'change is' : 'changes are'} waiting to send. They go out by themselves when the connection allows.`}
           </p>
           {head?.lastError && head.attempts > 0 && (
-            <p className="sync-details__muted">Last attempt: {head.lastError}</p>
+            <p className="sync-details__muted">Last attempt: {describeError(head.lastError)}</p>
           )}
           {persisted === false && (
             <p className="sync-details__warning" data-testid="sync-storage-warning">
@@ -83,4 +88,13 @@ export function SyncStatus() {
       )}
     </div>
   );
+}
+
+/** The oldest waiting entry's last error, in words a person can use. */
+function describeError(error: string): string {
+  if (/^(0: |Network error)/.test(error)) return 'the server could not be reached.';
+  const status = Number(error.slice(0, 3));
+  if (status === 429) return 'the server asked to slow down; trying again shortly.';
+  if (status >= 500) return 'the server had a problem; trying again shortly.';
+  return error;
 }

@@ -190,6 +190,21 @@ describe('friends', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     await page.screenshot({ path: artifact('friends.png'), fullPage: true });
+
+    // Offline (the request fails): the last answer, with its time.
+    await page.route('**/api/analytics/friendship/**', (route) => route.abort());
+    await friends.openInsights(`Ben ${ben.lastName}`);
+    await dialog.getByText(/^Offline: showing insights from /).waitFor();
+    expect(await stat('Total').textContent()).toBe('4');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+
+    // Never loaded and offline: the spec's failure text.
+    const cat = await named('Cat');
+    await befriend(ann, cat);
+    await friends.friend(`Cat ${cat.lastName}`).waitFor();
+    await friends.openInsights(`Cat ${cat.lastName}`);
+    await dialog.getByText('Unable to load friendship insights').waitFor();
   });
 
   it('/friend/{B} shows the stats and the 5 latest pings; Send a Ping sends from /ping-friend', async () => {
@@ -260,5 +275,47 @@ describe('friends', () => {
     await page.getByText('Friend not found').waitFor();
     await page.getByRole('link', { name: 'Back to Friends' }).click();
     await new FriendsPage(page).title.waitFor();
+  });
+
+  it('creates a prompt on /friends, assigns it to a friend, and sends it from /ping-friend', async () => {
+    const [ann, ben] = await Promise.all([named('Ann'), named('Ben')]);
+    await befriend(ann, ben);
+    const page = await pageAs(ann, '/friends');
+    const friends = new FriendsPage(page);
+    await friends.friend(`Ben ${ben.lastName}`).waitFor();
+
+    await friends.prompts.getByRole('button', { name: 'Create Prompt' }).click();
+    const create = page.getByRole('dialog', { name: 'Create New Ping Prompt' });
+    await create.getByLabel('Prompt message').fill('Ping me when the kettle is on');
+    await create.getByRole('button', { name: 'Create Prompt' }).click();
+    await create.waitFor({ state: 'hidden' });
+    const row = friends.prompts.getByRole('listitem').filter({ hasText: 'kettle' });
+    await row.getByText('Assigned to 0 friends').waitFor();
+
+    await row.getByRole('button', { name: /^Assign/ }).click();
+    const assign = page.getByRole('dialog', { name: 'Assign Prompt' });
+    expect(await seriousA11yProblems(page)).toEqual([]);
+    await assign.getByRole('checkbox', { name: `Ben ${ben.lastName}` }).check();
+    await assign.getByRole('button', { name: /^Assign/ }).click();
+    await assign.waitFor({ state: 'hidden' });
+    await row.getByText('Assigned to 1 friend').waitFor();
+
+    await page.goto(`/ping-friend/${ben.id}`);
+    const send = new PingFriendPage(page);
+    await send.prompt('Ping me when the kettle is on').waitFor();
+    await send.sendPrompt('Ping me when the kettle is on');
+    await page
+      .getByText('Sent "Ping me when the kettle is on" to your friend', { exact: true })
+      .waitFor();
+    await expect
+      .poll(async () => {
+        const recent = await call<{ prompt: { text: string } | null }[]>(
+          ben,
+          'GET',
+          '/api/pings/recent',
+        );
+        return recent.body[0]?.prompt?.text;
+      })
+      .toBe('Ping me when the kettle is on');
   });
 });

@@ -12,8 +12,10 @@ export class FriendsPage {
   readonly moodDialog: Locator;
   readonly surpriseDialog: Locator;
   readonly insightsDialog: Locator;
+  readonly prompts: Locator;
 
   constructor(readonly page: Page) {
+    this.prompts = page.getByRole('region', { name: 'Your Prompts' });
     this.title = page.getByRole('heading', { level: 1, name: 'Friends' });
     this.search = page.getByRole('searchbox', { name: 'Find friends by name' });
     this.results = page.getByRole('list', { name: 'Search results' });

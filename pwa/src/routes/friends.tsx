@@ -9,6 +9,7 @@ import type { SyncFriendship } from '@pingme/shared';
 import { buttonClass } from '../components/Button';
 import { Screen } from '../components/Screen';
 import { FriendCard, type FriendAction } from '../components/friends/FriendCard';
+import { FriendPrompts } from '../components/friends/FriendPrompts';
 import { FriendSearch } from '../components/friends/FriendSearch';
 import {
   RequestAnswersProvider,
@@ -132,6 +133,8 @@ function FriendsScreen() {
           </ul>
         )}
       </section>
+
+      <FriendPrompts meId={me.id} />
 
       {friend && open?.action === 'mood' && (
         <MoodDialog open onOpenChange={close} meId={me.id} friend={friend} />

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { AnalyticsPage } from './pages/analytics-page';
 import { seriousA11yProblems } from './support/axe';
-import { artifact } from './support/browser';
-import { befriend, call, pageAs, person, ping } from './support/profile-people';
+import { artifact, newPage } from './support/browser';
+import { befriend, call, pageAs, person, ping, signInPage } from './support/profile-people';
+import { startProxy } from './support/proxy';
 
 describe('analytics and energy', () => {
   it('shows the numbers the person made, and the empty state before any ping', async () => {
@@ -90,5 +91,36 @@ describe('analytics and energy', () => {
     await analytics.tab('Energy').click();
     await page.getByText('No friends found. Add some friends to see energy metrics!').waitFor();
     expect(await seriousA11yProblems(page)).toEqual([]);
+  });
+
+  it('shows the last answers offline, with the time they were computed', async () => {
+    const ada = await person('Ada');
+    const bea = await person('Bea');
+    await befriend(ada, bea);
+    expect(await ping(ada, bea)).toBe(201);
+    expect(await ping(ada, bea, 2)).toBe(201);
+    const proxy = await startProxy(inject('serverPort'));
+    try {
+      const page = await newPage({ baseURL: proxy.url });
+      await signInPage(page, ada);
+      const analytics = new AnalyticsPage(page);
+      await analytics.open();
+      await analytics.card('Pings Sent').getByText('2 this week').waitFor();
+      await analytics.tab('Energy').click();
+      await analytics.friendRow('Bea Tester').waitFor();
+      await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+
+      await proxy.cut();
+      await page.reload();
+      await analytics.title.waitFor();
+      await page.getByText('Offline · showing figures from just now').waitFor();
+      expect(await analytics.cardValue('Pings Sent')).toBe('2');
+      await analytics.tab('Energy').click();
+      await analytics.friendRow('Bea Tester').waitFor();
+      await page.getByText('Offline · showing figures from just now').first().waitFor();
+      await page.screenshot({ path: artifact('energy-offline.png') });
+    } finally {
+      await proxy.close();
+    }
   });
 });

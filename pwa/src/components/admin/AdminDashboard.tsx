@@ -9,6 +9,7 @@ import { useSession } from '../../stores';
 import { FreshnessNote } from '../analytics/FreshnessNote';
 import { errorStatus, useCachedAnswer } from '../analytics/useCachedAnswer';
 import { buttonClass } from '../Button';
+import { cx } from '../cx';
 import { LockIcon } from '../icons';
 import { Screen } from '../Screen';
 import '../../styles/admin.css';
@@ -92,7 +93,7 @@ export function AdminDashboard() {
           failed={!!answer.error}
         />
         <FigureGrid id="adm-overview" title="Overview" figures={f.overview} big />
-        <FigureGrid id="adm-signups" title="New sign-ups" figures={f.signups} />
+        <FigureGrid id="adm-signups" title="New sign-ups" figures={f.signups} three />
         <FigureGrid id="adm-activity" title="Activity" figures={f.activity} />
       </>
     );
@@ -110,18 +111,21 @@ function FigureGrid({
   title,
   figures,
   big = false,
+  three = false,
 }: {
   id: string;
   title: string;
   figures: Figure[];
   big?: boolean;
+  /** Three figures side by side at every width. */
+  three?: boolean;
 }) {
   return (
     <section className="adm-section" aria-labelledby={id}>
       <h2 id={id} className="adm-section__title">
         {title}
       </h2>
-      <dl className={big ? 'adm-grid adm-grid--big' : 'adm-grid'}>
+      <dl className={cx('adm-grid', big && 'adm-grid--big', three && 'adm-grid--three')}>
         {figures.map(([label, value]) => (
           <div key={label} className="card adm-figure" data-testid={`figure-${label}`}>
             <dt>{label}</dt>

@@ -7,6 +7,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { toast } from '../../stores';
 import { Button, buttonClass } from '../Button';
+import { NotificationsToggle } from '../pings/NotificationsToggle';
 import { PreferencesForm } from './PreferencesForm';
 import { SignOutButton } from './SignOutButton';
 
@@ -74,6 +75,12 @@ export function SettingsTab({ me }: { me: SelfUser }) {
           </Button>
           <SignOutButton />
         </div>
+      </section>
+      <section className="card pf-overview-card" aria-labelledby="settings-notifications">
+        <h3 id="settings-notifications" className="pf-overview-card__title">
+          Notifications
+        </h3>
+        <NotificationsToggle />
       </section>
       <section className="card pf-overview-card" aria-labelledby="settings-preferences">
         <h3 id="settings-preferences" className="pf-overview-card__title">

@@ -1,46 +1,43 @@
 /**
- * Sign Out. Signing out clears this device's data, outbox included (docs/pwa.md), so when writes
- * are still waiting to be sent the person is asked first instead of losing them silently.
+ * Sign Out. Signing out clears this device's data, outbox included (docs/pwa.md), so waiting
+ * writes are sent first (flushBeforeSignOut); only when some still wait is the person asked.
  */
 import { useNavigate } from '@tanstack/react-router';
-import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
-import { db } from '../../db';
 import { signOut } from '../../session';
+import { flushBeforeSignOut, unsentChangesMessage } from '../../sync/sign-out';
 import { Button } from '../Button';
 import { Dialog, DialogClose } from '../Dialog';
 
 export function SignOutButton({ block = true }: { block?: boolean }) {
   const navigate = useNavigate();
-  const waiting = useLiveQuery(() => db.outbox.count(), [], 0);
   const [leaving, setLeaving] = useState(false);
-  const [confirming, setConfirming] = useState(false);
+  const [unsent, setUnsent] = useState(0);
 
   const leave = async () => {
-    setConfirming(false);
+    setUnsent(0);
     setLeaving(true);
     await signOut(() => navigate({ to: '/', replace: true }));
   };
 
+  const onClick = async () => {
+    setLeaving(true);
+    const waiting = await flushBeforeSignOut();
+    if (waiting === 0) return leave();
+    setLeaving(false);
+    setUnsent(waiting);
+  };
+
   return (
     <>
-      <Button
-        variant="danger"
-        block={block}
-        loading={leaving}
-        onClick={() => (waiting > 0 ? setConfirming(true) : void leave())}
-      >
+      <Button variant="danger" block={block} loading={leaving} onClick={() => void onClick()}>
         Sign Out
       </Button>
       <Dialog
-        open={confirming}
-        onOpenChange={setConfirming}
-        title="Sign out with unsent changes?"
-        description={
-          waiting === 1
-            ? '1 change has not reached the server yet. Signing out now discards it.'
-            : `${waiting} changes have not reached the server yet. Signing out now discards them.`
-        }
+        open={unsent > 0}
+        onOpenChange={(open) => !open && setUnsent(0)}
+        title="Sign out?"
+        description={`${unsentChangesMessage(unsent)} Signing out removes them from this device.`}
       >
         <div className="dialog__actions">
           <DialogClose asChild>

@@ -138,6 +138,12 @@ describe('own profile', () => {
     await page.getByRole('heading', { name: 'Your Ping Packs' }).waitFor();
     await page.getByRole('heading', { name: 'Cozy Check-ins' }).waitFor();
     expect(await seriousA11yProblems(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Install Cozy Check-ins' }).click();
+    await profile.toast('Pack installed').waitFor();
+    await page.getByRole('button', { name: 'Cozy Check-ins installed' }).waitFor();
+    await outboxEmpty(page);
+    const installed = await call(ada, 'GET', '/api/prompts/user');
+    expect(installed.body.length).toBeGreaterThan(0);
   });
 });
 
@@ -172,6 +178,22 @@ describe('someone else’s profile', () => {
     await friend.page.screenshot({ path: artifact('profile-friend.png'), fullPage: true });
     expect(await seriousA11yProblems(friend.page)).toEqual([]);
 
+    // A moment of a ping between the two shows on Bea's Moments tab for Ada.
+    const sent = await call(bea, 'POST', '/api/pings', {
+      promptId: '00000000-0000-7000-8000-000000000005',
+      receiverId: ada.id,
+    });
+    expect(sent.status).toBe(201);
+    const marked = await call(ada, 'PATCH', `/api/pings/${sent.body.id}/bookmark`, {
+      bookmarked: true,
+      title: 'Sunday chai',
+      description: 'Best afternoon',
+    });
+    expect(marked.status).toBe(200);
+    await friend.profile.tab('Moments').click();
+    await friend.page.getByRole('heading', { name: 'Sunday chai' }).waitFor();
+    await friend.page.getByText('Best afternoon').waitFor();
+
     const stranger = await openAs(cal, bea.id);
     await stranger.profile.name('Bea Tester').waitFor();
     await stranger.profile.locked.waitFor();
@@ -191,6 +213,31 @@ async function extended(who: Person): Promise<void> {
   const res = await call(who, 'PUT', '/api/profile/update', { handle, status: 'Around' });
   expect(res.status).toBe(200);
 }
+
+describe('a friend without handle, bio or status', () => {
+  it('shows the simple view with e-mail and the Unread count, and no owner controls', async () => {
+    const dee = await person('Dee');
+    const ada = await person('Ada');
+    await befriend(ada, dee);
+    const sent = await call(dee, 'POST', '/api/pings', {
+      promptId: '00000000-0000-7000-8000-000000000001',
+      receiverId: ada.id,
+    });
+    expect(sent.status).toBe(201);
+    const { page, profile } = await openAs(ada, dee.id);
+    await profile.name('Dee Tester').waitFor();
+    await page.getByText(dee.email).waitFor();
+    await page.getByText('Ready to connect with friends! 💭').waitFor();
+    await expect.poll(() => profile.stat('Unread').textContent()).toBe('1');
+    expect(await profile.stat('Friends').textContent()).toBe('1');
+    expect(await profile.uploadPhotoButton.count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Tagline:/ }).count()).toBe(0);
+    expect(await profile.customPrompts.count()).toBe(0);
+    expect(await profile.locked.count()).toBe(0);
+    await page.screenshot({ path: artifact('profile-friend-simple.png'), fullPage: true });
+    expect(await seriousA11yProblems(page)).toEqual([]);
+  });
+});
 
 describe('Settings tab', () => {
   it('saves quiet hours and the daily ping limit, which the server then enforces', async () => {

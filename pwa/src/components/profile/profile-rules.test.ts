@@ -105,3 +105,19 @@ describe('a friend’s week', () => {
     });
   });
 });
+
+describe('photo upload failures', () => {
+  it('uses the spec’s words for a too-large body, no answer, and anything else', async () => {
+    const { ApiError, NetworkError } = await import('../../api');
+    const { photoUploadError } = await import('./profile-writes');
+    expect(photoUploadError(new ApiError(413, '{"error":"too large"}', 'Payload Too Large'))).toBe(
+      'Image too large. Please try a smaller image or wait for server restart.',
+    );
+    expect(photoUploadError(new NetworkError())).toBe(
+      'Network error. Please check your connection and try again.',
+    );
+    expect(photoUploadError(new ApiError(400, '{"error":"bad"}', 'Bad Request'))).toBe(
+      'Failed to update profile. Please try again.',
+    );
+  });
+});

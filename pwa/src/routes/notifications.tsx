@@ -1,27 +1,5 @@
-/**
- * Notifications (/notifications, spec section 2): 'All Activity' (anchor requests to answer,
- * then friend requests, anchor activity and the 5 latest pings, newest first) and 'Friend
- * Requests', with count badges. Requests are marked viewed 2 s after they are on screen.
- */
-import { createRoute } from '@tanstack/react-router';
-import { useMemo, useState } from 'react';
-import { Screen } from '../components/Screen';
-import { Tabs } from '../components/Tabs';
-import { AnchorRequestRow } from '../components/activity/AnchorRequestRow';
-import { EmptyState, TabLabel } from '../components/activity/EmptyState';
-import { FriendRequestsPanel } from '../components/activity/FriendRequestsPanel';
-import { NotificationList } from '../components/activity/NotificationList';
-import { anchorRequests, notificationFeed, receivedRequests } from '../components/activity/feed';
-import { useFeedInput } from '../components/activity/useFeedData';
-import { RequestAnswersProvider } from '../components/friends/RequestAnswers';
-import {
-  anchorRequestNotificationId,
-  friendRequestNotificationId,
-  useMarkViewedAfterDelay,
-} from '../notifications/viewed';
-import { useSession } from '../stores';
-import '../styles/activity.css';
-import '../styles/friends.css';
+/** Notifications (/notifications). The screen loads on first visit: components/activity/NotificationsScreen.tsx. */
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root';
 import { guard } from './guard';
 
@@ -29,97 +7,8 @@ export const notificationsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/notifications',
   beforeLoad: guard('member'),
-  component: () => (
-    <RequestAnswersProvider>
-      <NotificationsScreen />
-    </RequestAnswersProvider>
+  component: lazyRouteComponent(
+    () => import('../components/activity/NotificationsScreen'),
+    'NotificationsRouteScreen',
   ),
 });
-
-function NotificationsScreen() {
-  const me = useSession((s) => s.user);
-  const input = useFeedInput(me?.id);
-  const [tab, setTab] = useState('all');
-  const derived = useMemo(() => {
-    if (!input) return undefined;
-    return {
-      items: notificationFeed(input).filter((i) => i.kind !== 'anchor_request'),
-      anchors: anchorRequests(input.anchors, input.meId),
-      requests: receivedRequests(input.friendships),
-    };
-  }, [input]);
-  useMarkViewedAfterDelay(
-    derived
-      ? [
-          ...derived.requests.map((r) => friendRequestNotificationId(r.id)),
-          ...derived.anchors.map((a) => anchorRequestNotificationId(a.id)),
-        ]
-      : [],
-  );
-
-  if (!input || !derived) {
-    return (
-      <Screen title="Notifications">
-        <p className="fr-muted" role="status">
-          <span className="spinner" aria-hidden="true" /> Loading…
-        </p>
-      </Screen>
-    );
-  }
-  const { items, anchors, requests } = derived;
-  const allCount = items.length + anchors.length;
-
-  const all = (
-    <div className="act-panel">
-      {anchors.length > 0 && (
-        <section aria-labelledby="notif-anchor-requests">
-          <h2 id="notif-anchor-requests" className="fr-section-title">
-            Anchor Requests <span className="fr-badge">{anchors.length}</span>
-          </h2>
-          <ul className="act-list">
-            {anchors.map((a) => (
-              <AnchorRequestRow key={a.id} anchor={a} now={input.now} />
-            ))}
-          </ul>
-        </section>
-      )}
-      {items.length > 0 ? (
-        <NotificationList items={items} now={input.now} />
-      ) : (
-        anchors.length === 0 && (
-          <EmptyState icon="🔔" title="No notifications yet">
-            You'll see activity from your friends here
-          </EmptyState>
-        )
-      )}
-    </div>
-  );
-
-  return (
-    <Screen title="Notifications" className="activity-screen">
-      <Tabs
-        label="Notifications"
-        value={tab}
-        onValueChange={setTab}
-        items={[
-          { value: 'all', label: <TabLabel label="All Activity" count={allCount} />, content: all },
-          {
-            value: 'requests',
-            label: <TabLabel label="Friend Requests" count={requests.length} />,
-            content: (
-              <FriendRequestsPanel
-                requests={requests}
-                now={input.now}
-                empty={
-                  <EmptyState icon="👋" title="No notifications yet">
-                    You'll see friend requests here
-                  </EmptyState>
-                }
-              />
-            ),
-          },
-        ]}
-      />
-    </Screen>
-  );
-}

@@ -1,0 +1,122 @@
+/**
+ * Activity (/activity, spec section 2): 'Recent Pings' (everything that happened, filtered by
+ * All / Sent / Received / Anchors, with status labels) and 'Friend Requests' (Accept / Decline),
+ * with count badges. Requests are marked viewed 2 s after they are on screen.
+ */
+
+import { useMemo, useState } from 'react';
+import { Screen } from '../Screen';
+import { Tabs } from '../Tabs';
+import { ActivityList } from './ActivityList';
+import { AnchorsView } from './AnchorsView';
+import { EmptyState, TabLabel } from './EmptyState';
+import { FilterChips } from './FilterChips';
+import { FriendRequestsPanel } from './FriendRequestsPanel';
+import {
+  activityItems,
+  anchorRequests,
+  filterActivity,
+  receivedRequests,
+  type ActivityFilter,
+} from './feed';
+import { useFeedInput } from './useFeedData';
+import { RequestAnswersProvider } from '../friends/RequestAnswers';
+import {
+  anchorRequestNotificationId,
+  friendRequestNotificationId,
+  useMarkViewedAfterDelay,
+} from '../../notifications/viewed';
+import { useSession } from '../../stores';
+import '../../styles/activity.css';
+import '../../styles/friends.css';
+
+function ActivityScreen() {
+  const me = useSession((s) => s.user);
+  const input = useFeedInput(me?.id);
+  const [tab, setTab] = useState('pings');
+  const [filter, setFilter] = useState<ActivityFilter>('all');
+  const derived = useMemo(() => {
+    if (!input) return undefined;
+    return {
+      items: activityItems(input),
+      requests: receivedRequests(input.friendships),
+      anchors: anchorRequests(input.anchors, input.meId),
+      unread: input.pings.filter((p) => p.receiverId === input.meId && !p.isRead).length,
+    };
+  }, [input]);
+  useMarkViewedAfterDelay(
+    derived
+      ? [
+          ...derived.requests.map((r) => friendRequestNotificationId(r.id)),
+          ...derived.anchors.map((a) => anchorRequestNotificationId(a.id)),
+        ]
+      : [],
+  );
+
+  if (!input || !derived) {
+    return (
+      <Screen title="Activity">
+        <p className="fr-muted" role="status">
+          <span className="spinner" aria-hidden="true" /> Loading…
+        </p>
+      </Screen>
+    );
+  }
+  const shown = filterActivity(derived.items, filter);
+
+  const pings = (
+    <div className="act-panel">
+      <FilterChips value={filter} onChange={setFilter} />
+      {filter === 'anchors' ? (
+        <AnchorsView input={input} />
+      ) : shown.length === 0 ? (
+        <EmptyState icon="📭" title="No recent activity">
+          Pings you send and receive show up here.
+        </EmptyState>
+      ) : (
+        <ActivityList key={filter} items={shown} now={input.now} />
+      )}
+    </div>
+  );
+
+  return (
+    <Screen title="Activity" className="activity-screen">
+      <Tabs
+        label="Activity"
+        value={tab}
+        onValueChange={setTab}
+        items={[
+          {
+            value: 'pings',
+            label: <TabLabel label="Recent Pings" count={derived.unread} />,
+            content: pings,
+          },
+          {
+            value: 'requests',
+            label: <TabLabel label="Friend Requests" count={derived.requests.length} />,
+            content: (
+              <FriendRequestsPanel
+                requests={derived.requests}
+                now={input.now}
+                empty={
+                  <EmptyState icon="👋" title="No pending requests">
+                    New friend requests will appear here.
+                  </EmptyState>
+                }
+              />
+            ),
+          },
+        ]}
+      />
+    </Screen>
+  );
+}
+
+/** The screen with its request-answer state (the 3 s labels and 'Friend Added!'). */
+export function ActivityRouteScreen() {
+  return (
+    <RequestAnswersProvider>
+      <ActivityScreen />
+    </RequestAnswersProvider>
+  );
+}

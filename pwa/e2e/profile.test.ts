@@ -236,6 +236,9 @@ describe('a friend without handle, bio or status', () => {
     expect(await profile.locked.count()).toBe(0);
     await page.screenshot({ path: artifact('profile-friend-simple.png'), fullPage: true });
     expect(await seriousA11yProblems(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Send a Ping' }).click();
+    await page.getByRole('heading', { name: 'Send a Ping', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/ping-friend/${dee.id}`);
   });
 });
 
@@ -324,7 +327,8 @@ describe('Privacy Settings', () => {
     await page.getByRole('switch', { name: 'Private Profile' }).waitFor();
     await outboxEmpty(page);
     await expect.poll(async () => (await selfOf(pia)).profileVisibility).toBe('private');
-    expect(await privacy.visibilitySwitch.isEnabled()).toBe(true);
+    // Enabled again once the pull brings the server's record (no longer pending).
+    await expect.poll(() => privacy.visibilitySwitch.isEnabled()).toBe(true);
     expect(await search()).toEqual([]);
 
     await privacy.backToProfile.click();

@@ -6,6 +6,7 @@ import { displayName } from '@pingme/shared';
 import { isPending } from '../../sync/local-write';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
+import { FriendActions } from './FriendActions';
 import { PhotoButtons } from './PhotoButtons';
 import { linkText, safeLink } from './profile-rules';
 import type { ProfileData } from './useProfileData';
@@ -57,6 +58,7 @@ export function ProfileHero({ data, onEdit }: { data: ProfileData; onEdit(): voi
           <dd>{counts.pings ?? '–'}</dd>
         </div>
       </dl>
+      {data.relation === 'friends' && <FriendActions friendId={person.id} />}
       {isOwn && (
         <div className="profile-hero__actions">
           <Button size="sm" onClick={onEdit}>

@@ -10,6 +10,7 @@ import { Avatar } from '../Avatar';
 import { Button, buttonClass } from '../Button';
 import { Screen } from '../Screen';
 import { CustomPrompts } from './CustomPrompts';
+import { FriendActions } from './FriendActions';
 import { LockedCard } from './LockedCard';
 import { PhotoButtons } from './PhotoButtons';
 import { ProfileEditDialog } from './ProfileEditForm';
@@ -37,6 +38,7 @@ export function SimpleProfile({ data }: { data: ProfileData }) {
         <h2 className="profile-simple__name">{displayName(person)}</h2>
         {full && person.email && <p className="profile-simple__email">{person.email}</p>}
         {full && <TaglineEditor me={isOwn ? self : null} tagline={person.tagline ?? null} />}
+        {relation === 'friends' && <FriendActions friendId={person.id} />}
         {isOwn && (
           <Button size="sm" variant="link" onClick={() => setEditing(true)}>
             Edit profile (username, bio, status)

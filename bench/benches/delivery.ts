@@ -1,0 +1,100 @@
+/**
+ * 2. Delivery latency: from the moment the sender's request starts to `new_ping` on the
+ * receiver's socket, one ping at a time, with 1,000 and then 5,000 other authenticated sockets
+ * open; the server's RSS (its own process, /proc/<pid>/status) with them open.
+ */
+import type { WebSocket } from 'ws';
+import { uuidv7 } from '@pingme/shared';
+import { rssMb, type Child } from '../lib/children';
+import { expectStatus, request } from '../lib/http';
+import type { World } from '../lib/seed';
+import { closeSockets, openSocket, openSockets } from '../lib/sockets';
+import { sleep, summarise, type Summary } from '../lib/stats';
+
+export interface DeliveryLevel {
+  otherSockets: number;
+  delivery: Summary;
+  /** The send's own HTTP answer time, for comparison. */
+  http: Summary;
+  rssMb: number;
+  openSeconds: number;
+}
+
+export interface DeliveryResult {
+  idleRssMb: number;
+  levels: DeliveryLevel[];
+}
+
+export async function benchDelivery(opts: {
+  server: Child;
+  world: World;
+  levels: number[];
+  pings: number;
+  /** Pause between pings: 500 pings at 60 ms span one ws heartbeat (30 s), as real life would. */
+  intervalMs: number;
+}): Promise<DeliveryResult> {
+  const { server, world } = opts;
+  const { receiver, senders, otherSockets } = world.delivery;
+  const rx = await openSocket(server.url, receiver.cookie);
+  const waiting = new Map<string, (t: number) => void>();
+  rx.on('message', (data: Buffer) => {
+    const t = performance.now();
+    const text = data.toString('utf8');
+    if (!text.startsWith('{"type":"new_ping"')) return;
+    const id = (JSON.parse(text) as { ping: { id: string } }).ping.id;
+    waiting.get(id)?.(t);
+  });
+
+  let sent = 0;
+  async function one(): Promise<{ delivery: number; http: number }> {
+    const id = uuidv7();
+    const sender = senders[sent++ % senders.length]!;
+    const arrived = new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`new_ping ${id} never arrived`)), 10_000);
+      waiting.set(id, (t) => {
+        clearTimeout(timer);
+        waiting.delete(id);
+        resolve(t);
+      });
+    });
+    const t0 = performance.now();
+    const res = await request(server.url, 'POST', '/api/pings', {
+      cookie: sender.cookie,
+      body: { id, promptId: world.promptId, receiverId: receiver.id },
+    });
+    expectStatus(res, [201], 'delivery send');
+    return { delivery: (await arrived) - t0, http: res.ms };
+  }
+
+  const idleRssMb = rssMb(server.pid);
+  const open: WebSocket[] = [];
+  const levels: DeliveryLevel[] = [];
+  for (const level of opts.levels) {
+    const t = performance.now();
+    const more = otherSockets.slice(open.length, level).map((u) => u.cookie);
+    if (open.length + more.length < level) {
+      throw new Error(`only ${otherSockets.length} other sessions were seeded`);
+    }
+    open.push(...(await openSockets(server.url, more)));
+    const openSeconds = (performance.now() - t) / 1000;
+    await sleep(1000);
+    for (let i = 0; i < 20; i++) await one(); // warm-up, not counted
+    const delivery: number[] = [];
+    const http: number[] = [];
+    for (let i = 0; i < opts.pings; i++) {
+      const r = await one();
+      delivery.push(r.delivery);
+      http.push(r.http);
+      await sleep(opts.intervalMs);
+    }
+    levels.push({
+      otherSockets: open.length,
+      delivery: summarise(delivery),
+      http: summarise(http),
+      rssMb: rssMb(server.pid),
+      openSeconds,
+    });
+  }
+  await closeSockets([rx, ...open]);
+  return { idleRssMb, levels };
+}

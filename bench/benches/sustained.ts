@@ -1,0 +1,133 @@
+/**
+ * 3. Sustained load: a mixed workload (40% sends, 20% reactions, 30% incremental pulls,
+ * 10% mark-all-read) first as fast as the server answers (a short probe), then for 60 s at a
+ * fixed rate below that: errors (must be 0) and p99.
+ */
+import { REACTION_TYPES } from '@pingme/shared';
+import type { Child } from '../lib/children';
+import { runLoad, type LoadRequest, type LoadResult } from '../lib/load';
+import { baseHeaders, makeSender } from '../lib/requests';
+import type { World } from '../lib/seed';
+
+export type Kind = 'send' | 'reaction' | 'pull' | 'read';
+/** One slot per 5% of the mix. */
+const MIX: Kind[] = [
+  ...Array<Kind>(8).fill('send'),
+  ...Array<Kind>(4).fill('reaction'),
+  ...Array<Kind>(6).fill('pull'),
+  ...Array<Kind>(2).fill('read'),
+];
+
+export interface SustainedResult {
+  probe: LoadResult;
+  rate: number;
+  run: LoadResult;
+  byKind: Record<Kind, { requests: number; non2xx: number }>;
+}
+
+function makeMixed(world: World, url: string, startCursor: number) {
+  const users = world.ring.users;
+  const byId = new Map(users.map((u) => [u.id, u]));
+  const cursors = users.map(() => startCursor);
+  const send = makeSender(world, url);
+  let n = 0;
+  let reactions = 0;
+  let pulls = 0;
+  let reads = 0;
+  const byKind: SustainedResult['byKind'] = {
+    send: { requests: 0, non2xx: 0 },
+    reaction: { requests: 0, non2xx: 0 },
+    pull: { requests: 0, non2xx: 0 },
+    read: { requests: 0, non2xx: 0 },
+  };
+  const setupRequest = (req: LoadRequest, context: Record<string, unknown>): LoadRequest => {
+    const kind = MIX[n++ % MIX.length]!;
+    context.kind = kind;
+    switch (kind) {
+      case 'send':
+        return send(req);
+      case 'reaction': {
+        // The receiver of an older ping reacts to it (a new reaction replaces their last one).
+        const k = reactions++;
+        const p = world.ring.pings[k % world.ring.pings.length]!;
+        const who = byId.get(p.receiverId)!;
+        return {
+          ...req,
+          method: 'POST',
+          path: `/api/pings/${p.id}/reactions`,
+          headers: baseHeaders(url, who.cookie, true),
+          body: JSON.stringify({ reactionType: REACTION_TYPES[k % REACTION_TYPES.length] }),
+        };
+      }
+      case 'pull': {
+        // A device pulls from its last cursor, as a poke would make it.
+        const u = pulls++ % users.length;
+        context.user = u;
+        return {
+          ...req,
+          method: 'GET',
+          path: `/api/sync/pull?since=${cursors[u]}`,
+          headers: baseHeaders(url, users[u]!.cookie, false),
+          body: undefined,
+        };
+      }
+      case 'read': {
+        const u = reads++ % users.length;
+        return {
+          ...req,
+          method: 'PATCH',
+          path: '/api/pings/mark-all-read',
+          headers: baseHeaders(url, users[u]!.cookie, true),
+          body: '{}',
+        };
+      }
+    }
+  };
+  const onResponse = (status: number, body: string, context: Record<string, unknown>) => {
+    const kind = context.kind as Kind;
+    byKind[kind].requests += 1;
+    if (status < 200 || status > 299) {
+      byKind[kind].non2xx += 1;
+      if (byKind[kind].non2xx <= 3)
+        console.error(`  ${kind}: HTTP ${status} ${body.slice(0, 200)}`);
+      return;
+    }
+    if (kind === 'pull') {
+      const cursor = /"cursor":(\d+)/.exec(body)?.[1];
+      if (cursor) cursors[context.user as number] = Number(cursor);
+    }
+  };
+  return { setupRequest, onResponse, byKind };
+}
+
+export async function benchSustained(opts: {
+  server: Child;
+  world: World;
+  connections: number;
+  probeS: number;
+  durationS: number;
+  /** Share of the probed maximum to hold for the run. */
+  share: number;
+  startCursor: () => Promise<number>;
+}): Promise<SustainedResult> {
+  const { server, world, connections } = opts;
+  const probeMix = makeMixed(world, server.url, await opts.startCursor());
+  const probe = await runLoad({
+    url: server.url,
+    connections,
+    durationS: opts.probeS,
+    setupRequest: probeMix.setupRequest,
+    onResponse: probeMix.onResponse,
+  });
+  const rate = Math.max(10, Math.floor((probe.rps * opts.share) / 10) * 10);
+  const mix = makeMixed(world, server.url, await opts.startCursor());
+  const run = await runLoad({
+    url: server.url,
+    connections,
+    durationS: opts.durationS,
+    overallRate: rate,
+    setupRequest: mix.setupRequest,
+    onResponse: mix.onResponse,
+  });
+  return { probe, rate, run, byKind: mix.byKind };
+}

@@ -1,0 +1,90 @@
+/**
+ * Child processes: the PingMe server and the bare Koa reference each run in their own Node
+ * process (tsx as an --import loader, so the pid is the server's own and /proc/<pid>/status
+ * reports its own RSS). Optionally with --cpu-prof.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export interface Child {
+  name: string;
+  pid: number;
+  port: number;
+  url: string;
+  proc: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startChild(
+  name: 'server' | 'bare',
+  env: Record<string, string>,
+  opts: { cpuProfDir?: string } = {},
+): Promise<Child> {
+  const script = path.join(here, '..', 'children', `${name}.ts`);
+  const execArgv = ['--import', 'tsx'];
+  if (opts.cpuProfDir) {
+    // One file per thread (tsx's loader hooks have their own): the largest is the main thread.
+    execArgv.push('--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`);
+  }
+  const proc = fork(script, [], {
+    execArgv,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start in 60 s`)), 60_000);
+    proc.once('exit', (code) =>
+      reject(new Error(`${name} exited with ${code} before it was ready`)),
+    );
+    proc.on('message', (m: { type?: string; port?: number }) => {
+      if (m?.type === 'ready' && m.port) {
+        clearTimeout(timer);
+        resolve(m.port);
+      }
+    });
+  });
+  return {
+    name,
+    pid: proc.pid!,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    proc,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+        proc.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        proc.send('stop');
+      }),
+  };
+}
+
+/** Resident set size of a process in MB, from /proc/<pid>/status (VmRSS). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  return m ? Number(m[1]) / 1024 : Number.NaN;
+}
+
+/** The 1-minute load average and the number of CPUs, to say how quiet the machine was. */
+export function loadAverage(): number {
+  const [one] = readFileSync('/proc/loadavg', 'utf8').split(' ');
+  return Number(one);
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat. */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start at field 3.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100;

@@ -1,0 +1,242 @@
+/**
+ * The bench's world, written through the sync server's own db layer before the server starts:
+ * people, friendships, sessions (with signed cookies, as koa-session would set them), and ping
+ * history with its change-log rows. Everything goes in a few large transactions.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import Keygrip from 'keygrip';
+import { LIMITS, REACTION_TYPES, uuidv7 } from '@pingme/shared';
+import { recordChange } from '../../sync-server/src/db/changes';
+import type { Db } from '../../sync-server/src/db/connection';
+import { insertFriendship } from '../../sync-server/src/db/friendships';
+import { insertPings, replaceReaction, type NewPing } from '../../sync-server/src/db/pings';
+import { visiblePromptIds } from '../../sync-server/src/db/prompts';
+import { setSession } from '../../sync-server/src/db/sessions';
+import { insertUser } from '../../sync-server/src/db/users';
+import { SESSION_COOKIE } from '../../sync-server/src/middleware/session';
+import type { Config } from '../../sync-server/src/config';
+
+export interface BenchUser {
+  id: string;
+  /** A Cookie header for one signed-in session of this person. */
+  cookie: string;
+}
+
+export interface SeedPing {
+  id: string;
+  senderId: string;
+  receiverId: string;
+}
+
+export interface World {
+  promptId: string;
+  /** Benchmarks 1 and 3: people in a ring, each a friend of the next two. */
+  ring: {
+    users: BenchUser[];
+    /** Directed friend pairs [sender index, receiver index]. */
+    pairs: [number, number][];
+    /** Two older pings per directed pair (for reactions). */
+    pings: SeedPing[];
+  };
+  /** Benchmark 2: one receiver, the friends who ping them, and everyone else's sockets. */
+  delivery: {
+    receiver: BenchUser;
+    senders: BenchUser[];
+    /** One cookie (one session: one device) per socket. */
+    otherSockets: BenchUser[];
+  };
+  /** Benchmark 4: one person with a long history. */
+  pull: { person: BenchUser; friends: BenchUser[]; pings: number };
+}
+
+export interface SeedSizes {
+  ringUsers: number;
+  deliverySenders: number;
+  otherUsers: number;
+  socketsPerOther: number;
+  pullFriends: number;
+  pullPings: number;
+}
+
+export const DEFAULT_SIZES: SeedSizes = {
+  ringUsers: 300,
+  deliverySenders: 4,
+  otherUsers: 1000,
+  socketsPerOther: 5,
+  pullFriends: 50,
+  pullPings: 10_000,
+};
+
+const DAY = 24 * 3600_000;
+
+export async function seedWorld(db: Db, config: Config, sizes: SeedSizes): Promise<World> {
+  const grip = new Keygrip(config.sessionKeys);
+  const cookieFor = (sid: string) =>
+    `${SESSION_COOKIE}=${sid}; ${SESSION_COOKIE}.sig=${grip.sign(`${SESSION_COOKIE}=${sid}`)}`;
+  const now = Date.now();
+  let counter = 0;
+
+  /** A signed-in session row, the data koa-session itself would store for a sign-in. */
+  async function session(trx: Db, userId: string): Promise<string> {
+    const sid = randomBytes(24).toString('base64url');
+    const maxAge = config.sessionMaxAgeMs;
+    await setSession(
+      trx,
+      sid,
+      { userId, signedInAt: now, _expire: now + maxAge, _maxAge: maxAge },
+      // The session's end (ms since the epoch), as sessionExpiry() gives it for a sign-in.
+      now + maxAge,
+    );
+    return cookieFor(sid);
+  }
+
+  async function person(trx: Db, role: string): Promise<BenchUser> {
+    counter += 1;
+    const iso = new Date(now - 90 * DAY).toISOString();
+    const u = await insertUser(trx, {
+      id: randomUUID(),
+      email: `${role}${counter}@bench.test`,
+      passwordHash: null,
+      firstName: `${role[0]!.toUpperCase()}${role.slice(1)}${counter}`,
+      lastName: 'Bench',
+      profileVisibility: 'public',
+      onboardingCompleted: 1,
+      onboardingStep: null,
+      isAdmin: 0,
+      emailVerified: 1,
+      // The highest limit a person may choose, so the runs stay real 201s (docs/performance.md).
+      rateLimitPerDay: LIMITS.dailyPingLimitMax,
+      inviteCode: randomBytes(6).toString('base64url'),
+      createdAt: iso,
+      updatedAt: iso,
+      lastActiveAt: new Date(now).toISOString(),
+    });
+    return { id: u.id, cookie: await session(trx, u.id) };
+  }
+
+  async function befriend(trx: Db, a: BenchUser, b: BenchUser) {
+    const f = await insertFriendship(trx, {
+      requesterId: a.id,
+      addresseeId: b.id,
+      status: 'accepted',
+      at: new Date(now - 60 * DAY).toISOString(),
+    });
+    await recordChange(trx, [a.id, b.id], 'friendship', f.id);
+  }
+
+  let promptId = '';
+  let promptText = '';
+  async function pings(trx: Db, list: { sender: string; receiver: string; at: number }[]) {
+    const rows: NewPing[] = list.map((p) => ({
+      id: uuidv7(p.at),
+      senderId: p.sender,
+      receiverId: p.receiver,
+      kind: 'prompt',
+      promptId,
+      promptText,
+      promptEmoji: '👋',
+      customText: null,
+      customEmoji: null,
+      anchorId: null,
+      groupId: null,
+      createdAt: new Date(p.at).toISOString(),
+    }));
+    await insertPings(trx, rows);
+    for (const r of rows) await recordChange(trx, [r.senderId, r.receiverId], 'ping', r.id);
+    return rows;
+  }
+
+  return db.transaction().execute(async (trx) => {
+    // Any default prompt: every person may send it.
+    const anyone = await person(trx, 'prompter');
+    const [first] = await visiblePromptIds(trx, anyone.id, undefined, 1);
+    if (!first) throw new Error('no default prompt in the database');
+    promptId = first;
+    const prompt = await trx
+      .selectFrom('prompts')
+      .select('text')
+      .where('id', '=', promptId)
+      .executeTakeFirstOrThrow();
+    promptText = prompt.text;
+
+    // 1 + 3: the ring.
+    const users: BenchUser[] = [];
+    for (let i = 0; i < sizes.ringUsers; i++) users.push(await person(trx, 'ring'));
+    const pairs: [number, number][] = [];
+    for (let i = 0; i < users.length; i++) {
+      for (const d of [1, 2]) {
+        const j = (i + d) % users.length;
+        await befriend(trx, users[i]!, users[j]!);
+        pairs.push([i, j], [j, i]);
+      }
+    }
+    const ringPings = await pings(
+      trx,
+      pairs.flatMap(([s, r], k) =>
+        [0, 1].map((n) => ({
+          sender: users[s]!.id,
+          receiver: users[r]!.id,
+          at: now - 2 * DAY - (k * 2 + n) * 1000,
+        })),
+      ),
+    );
+
+    // 2: delivery.
+    const receiver = await person(trx, 'receiver');
+    const senders: BenchUser[] = [];
+    for (let i = 0; i < sizes.deliverySenders; i++) {
+      const s = await person(trx, 'sender');
+      await befriend(trx, s, receiver);
+      senders.push(s);
+    }
+    const otherSockets: BenchUser[] = [];
+    for (let i = 0; i < sizes.otherUsers; i++) {
+      const u = await person(trx, 'other');
+      otherSockets.push(u);
+      for (let k = 1; k < sizes.socketsPerOther; k++) {
+        otherSockets.push({ id: u.id, cookie: await session(trx, u.id) });
+      }
+    }
+
+    // 4: one person, their friends and a long history, spread over the last 60 days.
+    const pullPerson = await person(trx, 'puller');
+    const friends: BenchUser[] = [];
+    for (let i = 0; i < sizes.pullFriends; i++) {
+      const f = await person(trx, 'friend');
+      await befriend(trx, pullPerson, f);
+      friends.push(f);
+    }
+    const history = Array.from({ length: sizes.pullPings }, (_, k) => {
+      const friend = friends[k % friends.length]!;
+      const mine = k % 2 === 0;
+      return {
+        sender: mine ? pullPerson.id : friend.id,
+        receiver: mine ? friend.id : pullPerson.id,
+        at: now - 60 * DAY + Math.floor((k * 59 * DAY) / sizes.pullPings),
+      };
+    });
+    const rows = await pings(trx, history);
+    // A reaction on every fifth ping, by whoever received it.
+    for (let k = 0; k < rows.length; k += 5) {
+      const r = rows[k]!;
+      await replaceReaction(trx, {
+        id: uuidv7(Date.parse(r.createdAt) + 60_000),
+        pingId: r.id,
+        userId: r.receiverId,
+        reactionType: REACTION_TYPES[k % REACTION_TYPES.length]!,
+      });
+      await recordChange(trx, [r.senderId, r.receiverId], 'ping', r.id);
+    }
+
+    return {
+      promptId,
+      ring: {
+        users,
+        pairs,
+        pings: ringPings.map((p) => ({ id: p.id, senderId: p.senderId, receiverId: p.receiverId })),
+      },
+      delivery: { receiver, senders, otherSockets },
+      pull: { person: pullPerson, friends, pings: rows.length },
+    };
+  });
+}

@@ -1,0 +1,42 @@
+/** Small statistics helpers: nearest-rank percentiles over raw samples. */
+
+export interface Summary {
+  n: number;
+  p50: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
+
+/** The p-th percentile (0-100) of the samples, nearest rank; NaN when there are none. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+export function summarise(samples: readonly number[]): Summary {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const sum = sorted.reduce((s, x) => s + x, 0);
+  return {
+    n: sorted.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.length ? sorted[sorted.length - 1]! : Number.NaN,
+    mean: sorted.length ? sum / sorted.length : Number.NaN,
+  };
+}
+
+export function median(samples: readonly number[]): number {
+  return percentile(
+    [...samples].sort((a, b) => a - b),
+    50,
+  );
+}
+
+export const round = (x: number, digits = 1) => {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+};
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

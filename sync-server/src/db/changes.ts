@@ -37,11 +37,23 @@ export async function latestSeq(db: Db): Promise<number> {
   return Number(r?.seq ?? 0);
 }
 
-/** The lowest and the highest seq in the log: `first` null and `last` 0 when it is empty. */
+/**
+ * The lowest and the highest seq in the log: `first` null and `last` 0 when it is empty.
+ * Two scalar subqueries, because SQLite answers a lone min() or max() from the end of the
+ * primary key but scans the whole log for both in one SELECT (every pull asks this).
+ */
 export async function seqRange(db: Db): Promise<{ first: number | null; last: number }> {
   const r = await db
-    .selectFrom('changes')
-    .select((eb) => [eb.fn.min('seq').as('first'), eb.fn.max('seq').as('last')])
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('changes')
+        .select((c) => c.fn.min('seq').as('s'))
+        .as('first'),
+      eb
+        .selectFrom('changes')
+        .select((c) => c.fn.max('seq').as('s'))
+        .as('last'),
+    ])
     .executeTakeFirst();
   return {
     first: r?.first == null ? null : Number(r.first),

@@ -4,7 +4,7 @@
  * PostgreSQL backend needs a dialect and migrations, not new routes.
  */
 import BetterSqlite3 from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, Migrator, SqliteDialect } from 'kysely';
+import { CamelCasePlugin, Kysely, Migrator, SqliteDialect, type SqliteDatabase } from 'kysely';
 import { migrations } from './migrations/index';
 import type { Database } from './schema';
 
@@ -25,7 +25,7 @@ export async function openDatabase(file: string): Promise<OpenedDb> {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new CamelCasePlugin()],
   });
   await migrate(db);
@@ -34,6 +34,40 @@ export async function openDatabase(file: string): Promise<OpenedDb> {
     sqlite,
     async close() {
       await db.destroy();
+    },
+  };
+}
+
+/** How many prepared statements are kept: every query text of the server, with room to spare. */
+export const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Kysely's SQLite driver prepares every query anew, and preparing (parsing and planning the SQL)
+ * costs more than running a typical query of this server. The same SQL text gets the same
+ * prepared statement back here: the query texts are few (values are always bound parameters), so
+ * a bounded least-recently-used map holds them all; a list of a new length (`IN (?, ?, …)`) only
+ * adds an entry. Kysely runs one query at a time on its single connection, so a statement is
+ * never in use twice at once, and SQLite re-prepares a cached statement by itself after a schema
+ * change (migrations). docs/performance.md has the before and after.
+ */
+export function withStatementCache(
+  sqlite: BetterSqlite3.Database,
+  size = STATEMENT_CACHE_SIZE,
+): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (stmt) {
+        // Most recently used goes last; the first entry is the one to evict.
+        cache.delete(sql);
+      } else {
+        stmt = sqlite.prepare(sql);
+        if (cache.size >= size) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(sql, stmt);
+      return stmt;
     },
   };
 }

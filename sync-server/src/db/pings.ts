@@ -146,19 +146,29 @@ function toPing(r: PingRow, people: Map<string, UserSummary>, isBookmarked: bool
   };
 }
 
-/** Snapshot paging for /api/sync/pull: ids of pings viewerId sent or received, ascending. */
+/**
+ * Snapshot paging for /api/sync/pull: ids of pings viewerId sent or received, ascending.
+ * The two sides are read separately, each from its (person, id) index (migration 006) and
+ * stopped after `limit`, then merged: a page costs its own size, not the person's whole history
+ * (an OR over both columns made SQLite sort every ping of theirs for every page).
+ */
 export async function visiblePingIds(
   db: Db,
   viewerId: string,
   afterId: string | undefined,
   limit: number,
 ): Promise<string[]> {
-  let q = db
-    .selectFrom('pings')
-    .select('id')
-    .where((eb) => eb.or([eb('senderId', '=', viewerId), eb('receiverId', '=', viewerId)]));
-  if (afterId !== undefined) q = q.where('id', '>', afterId);
-  const rows = await q.orderBy('id').limit(limit).execute();
+  const side = (column: 'senderId' | 'receiverId') => {
+    let q = db.selectFrom('pings').select('id').where(column, '=', viewerId);
+    if (afterId !== undefined) q = q.where('id', '>', afterId);
+    const alias = column === 'senderId' ? 'sent' : 'received';
+    return db.selectFrom(q.orderBy('id').limit(limit).as(alias)).select('id');
+  };
+  const rows = await side('senderId')
+    .union(side('receiverId'))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
   return rows.map((r) => r.id);
 }
 

@@ -61,6 +61,22 @@ describe('own profile', () => {
     await page.screenshot({ path: artifact('profile-simple.png'), fullPage: true });
     expect(await seriousA11yProblems(page)).toEqual([]);
 
+    // A custom prompt made elsewhere shows under 'Your Custom Prompts' and can be deleted.
+    const made = await call(ada, 'POST', '/api/prompts', {
+      text: 'Ping me for a walk',
+      emoji: '🚶',
+    });
+    expect(made.status).toBe(201);
+    const row = profile.customPrompts
+      .getByRole('listitem')
+      .filter({ hasText: 'Ping me for a walk' });
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Delete prompt: Ping me for a walk' }).click();
+    await profile.toast('Prompt deleted successfully!').waitFor();
+    await row.waitFor({ state: 'detached' });
+    await outboxEmpty(page);
+    expect((await call(ada, 'GET', '/api/prompts/user')).body).toEqual([]);
+
     // Tagline: click to edit, counter n/100, Enter saves through the outbox.
     await profile.editTagline('Coffee first');
     await page.getByText('12/100').waitFor();

@@ -230,6 +230,13 @@ describe('friends', () => {
     await page.screenshot({ path: artifact('friend-profile.png'), fullPage: true });
     expect(await seriousA11yProblems(page)).toEqual([]);
 
+    // Offline, the stats are the last ones seen, with their time.
+    await page.route('**/api/friends/*/stats', (route) => route.abort());
+    await page.reload();
+    await page.getByText(/^Offline: stats from /).waitFor();
+    expect(await profile.stat('Pings')).toBe('6');
+    await page.unroute('**/api/friends/*/stats');
+
     await profile.sendAPing.click();
     const send = new PingFriendPage(page);
     await send.title.waitFor();

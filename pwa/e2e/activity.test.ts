@@ -80,7 +80,7 @@ describe('activity', () => {
       `${ben_} used your Anchor ping 2 times this week`,
     );
     expect(all.find((i) => i.status === 'Bookmarked')?.text).toContain(
-      "Ping me when you're proud of something",
+      `You bookmarked ${ben_}'s ping: I'm proud of something`,
     );
     await page.screenshot({ path: artifact('activity.png'), fullPage: true });
     expect(await seriousA11yProblems(page)).toEqual([]);

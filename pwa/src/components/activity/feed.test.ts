@@ -263,6 +263,7 @@ describe('activityItems and filterActivity', () => {
       'New',
     ]);
     expect(items[1]!.text).toBe('Ann Test used your Anchor ping 1 time this week');
+    expect(items[0]!.text).toBe("You bookmarked Ann Test's ping: I need a hug");
   });
 
   it('filters: Sent only mine, Received without anchor pings, Anchors only anchor activity', () => {

@@ -272,7 +272,10 @@ function bookmarkItems(input: FeedInput): ActivityItem[] {
         kind: 'bookmarked' as const,
         at: momentOf.get(p.id)?.createdAt ?? p.createdAt,
         person: other,
-        text: `You bookmarked a ping with ${displayName(other)}: ${pingText(p)}`,
+        text:
+          p.senderId === input.meId
+            ? `You bookmarked your ping to ${displayName(other)}: ${pingText(p)}`
+            : `You bookmarked ${displayName(other)}'s ping: ${activityView(pingText(p))}`,
         emoji: '🔖',
         status: 'Bookmarked' as const,
         ping: p,

@@ -67,6 +67,8 @@ describe('analytics and energy', () => {
     await analytics.refreshButton.click();
     await page.getByRole('button', { name: 'Refresh Energy Metrics' }).waitFor();
     await page.screenshot({ path: artifact('energy.png'), fullPage: true });
+    await page.evaluate(() => window.scrollBy(0, 500));
+    await page.screenshot({ path: artifact('energy-overview.png') });
     expect(await seriousA11yProblems(page)).toEqual([]);
 
     // Keyboard: choose the friend with Enter; the Details tab opens with the card.

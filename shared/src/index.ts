@@ -15,3 +15,4 @@ export * from './schemas/sync';
 export * from './uuid';
 export * from './energy';
 export * from './text';
+export * from './schemas/safety';

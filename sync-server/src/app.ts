@@ -6,6 +6,7 @@ import Koa from 'koa';
 import type Router from '@koa/router';
 import type { Config } from './config';
 import type { Db } from './db/connection';
+import { sameOriginOnly } from './middleware/csrf';
 import { errorHandler } from './middleware/errors';
 import { idempotency } from './middleware/idempotency';
 import { sessionMiddleware } from './middleware/session';
@@ -55,7 +56,7 @@ export function createApp(deps: AppDeps): Koa {
   };
 
   app.use(errorHandler());
-  app.use(securityHeaders());
+  app.use(securityHeaders(deps.config));
   if (deps.config.logRequests) {
     app.use(async (ctx, next) => {
       const t = performance.now();
@@ -65,6 +66,8 @@ export function createApp(deps: AppDeps): Koa {
       );
     });
   }
+  // Before the body is read or the session loaded: a forged request changes nothing.
+  app.use(sameOriginOnly(deps.config));
   app.use((ctx, next) => {
     const limit = BODY_LIMITS.find(([re]) => re.test(ctx.path))?.[1] ?? DEFAULT_BODY_LIMIT;
     return parserFor(limit)(ctx, next);

@@ -22,6 +22,13 @@ const list = z.string().transform((v) =>
     .filter(Boolean),
 );
 
+function count(fallback: number) {
+  return z.coerce.number().int().positive().default(fallback);
+}
+function minutes(fallback: number) {
+  return z.coerce.number().positive().default(fallback);
+}
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
@@ -53,7 +60,45 @@ const EnvSchema = z.object({
   PUSH_ALLOW_HTTP_ENDPOINTS: bool.default(false),
   WS_HEARTBEAT_MS: z.coerce.number().int().positive().default(30_000),
   SYNC_RETENTION_DAYS: z.coerce.number().positive().default(90),
+  // Sessions and rate limits (docs/security.md).
+  SESSION_IDLE_DAYS: z.coerce.number().positive().default(14),
+  SIGNUP_MAX_PER_IP: count(10),
+  SIGNUP_WINDOW_MINUTES: minutes(60),
+  RESET_MAX_PER_EMAIL: count(5),
+  RESET_MAX_PER_IP: count(20),
+  RESET_WINDOW_MINUTES: minutes(60),
+  VERIFY_RESEND_MAX_PER_EMAIL: count(5),
+  VERIFY_RESEND_MAX_PER_IP: count(20),
+  VERIFY_RESEND_WINDOW_MINUTES: minutes(60),
+  SEARCH_MAX_PER_USER: count(60),
+  SEARCH_WINDOW_MINUTES: minutes(1),
+  INVITE_CHECK_MAX_PER_USER: count(30),
+  INVITE_USE_MAX_PER_USER: count(10),
+  INVITE_WINDOW_MINUTES: minutes(10),
+  REPORT_MAX_PER_USER: count(20),
+  REPORT_WINDOW_MINUTES: minutes(60),
+  WS_MAX_MESSAGES: count(20),
+  WS_MESSAGE_WINDOW_SECONDS: z.coerce.number().positive().default(10),
 });
+
+/** A fixed-window rate limit: at most `max` attempts per `windowMs`. */
+export interface RateLimit {
+  max: number;
+  windowMs: number;
+}
+
+/** Every throttle besides sign-in failures (loginThrottle), by what it protects. */
+export interface RateLimits {
+  signupPerIp: RateLimit;
+  resetPerEmail: RateLimit;
+  resetPerIp: RateLimit;
+  verifyResendPerEmail: RateLimit;
+  verifyResendPerIp: RateLimit;
+  searchPerUser: RateLimit;
+  inviteCheckPerUser: RateLimit;
+  inviteUsePerUser: RateLimit;
+  reportPerUser: RateLimit;
+}
 
 export interface Config {
   port: number;
@@ -64,7 +109,11 @@ export interface Config {
   publicUrl: string;
   pwaDist: string;
   sessionKeys: string[];
+  /** Absolute: a session ends this long after its sign-in, however much it is used. */
   sessionMaxAgeMs: number;
+  /** A session unused for this long is dead. */
+  sessionIdleMs: number;
+  /** PUBLIC_URL is https: the session cookie is always Secure. */
   secureCookies: boolean;
   trustProxy: boolean;
   smtpUrl: string | undefined;
@@ -80,6 +129,9 @@ export interface Config {
   wsHeartbeatMs: number;
   /** Change-log rows older than this are pruned; older cursors get a full snapshot. */
   syncRetentionMs: number;
+  rateLimits: RateLimits;
+  /** Per /ws socket: at most `max` messages per `windowMs`, else close 1008. */
+  wsMessageLimit: RateLimit;
 }
 
 /** Reads the environment (or the given record), creating DATA_DIR and its secrets on first start. */
@@ -137,7 +189,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     push: { timeoutMs: e.PUSH_TIMEOUT_MS, allowHttpEndpoints: e.PUSH_ALLOW_HTTP_ENDPOINTS },
     wsHeartbeatMs: e.WS_HEARTBEAT_MS,
     syncRetentionMs: e.SYNC_RETENTION_DAYS * 24 * 3600_000,
+    sessionIdleMs: e.SESSION_IDLE_DAYS * 24 * 3600_000,
+    rateLimits: {
+      signupPerIp: limit(e.SIGNUP_MAX_PER_IP, e.SIGNUP_WINDOW_MINUTES),
+      resetPerEmail: limit(e.RESET_MAX_PER_EMAIL, e.RESET_WINDOW_MINUTES),
+      resetPerIp: limit(e.RESET_MAX_PER_IP, e.RESET_WINDOW_MINUTES),
+      verifyResendPerEmail: limit(e.VERIFY_RESEND_MAX_PER_EMAIL, e.VERIFY_RESEND_WINDOW_MINUTES),
+      verifyResendPerIp: limit(e.VERIFY_RESEND_MAX_PER_IP, e.VERIFY_RESEND_WINDOW_MINUTES),
+      searchPerUser: limit(e.SEARCH_MAX_PER_USER, e.SEARCH_WINDOW_MINUTES),
+      inviteCheckPerUser: limit(e.INVITE_CHECK_MAX_PER_USER, e.INVITE_WINDOW_MINUTES),
+      inviteUsePerUser: limit(e.INVITE_USE_MAX_PER_USER, e.INVITE_WINDOW_MINUTES),
+      reportPerUser: limit(e.REPORT_MAX_PER_USER, e.REPORT_WINDOW_MINUTES),
+    },
+    wsMessageLimit: { max: e.WS_MAX_MESSAGES, windowMs: e.WS_MESSAGE_WINDOW_SECONDS * 1000 },
   };
+}
+
+function limit(max: number, windowMinutes: number): RateLimit {
+  return { max, windowMs: windowMinutes * 60_000 };
 }
 
 interface Secrets {

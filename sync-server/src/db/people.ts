@@ -6,6 +6,7 @@
 import type { Relation } from '@pingme/shared';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from './connection';
+import { blockedWith } from './blocks';
 import type { Database, UserRow } from './schema';
 
 /** The columns a search row or a suggestion needs. */
@@ -146,7 +147,7 @@ function anyFriendshipWith(eb: UsersEb, me: string) {
 
 /**
  * People `me` may find with the text `q`: public profiles, plus `me`'s friends whatever their
- * visibility, never `me`. A match is a case-insensitive substring of the first name, last name,
+ * visibility, never `me`, never anyone with a block between them and `me` (either way). A match is a case-insensitive substring of the first name, last name,
  * "first last" or handle (a leading @ is ignored for the handle), or the whole e-mail address
  * exactly (no e-mail enumeration by fragment). Exact matches rank first, then prefixes, then
  * other substrings; ties by name.
@@ -182,6 +183,7 @@ export async function searchPeople(
     .select(PERSON_COLUMNS)
     .where('users.id', '!=', me)
     .where((eb) => eb.or([eb('users.profileVisibility', '=', 'public'), isFriendOf(eb, me)]))
+    .where((eb) => eb.not(blockedWith(eb, me)))
     .where((eb) =>
       eb.or([
         like(first, contains),
@@ -202,8 +204,8 @@ export async function searchPeople(
 export type SuggestionRow = PersonRow & { mutualFriends: number };
 
 /**
- * Up to `limit` public people who are not `me` and have no friendship row (pending or
- * accepted) with `me`: friends of friends first, by how many friends they share with `me`,
+ * Up to `limit` public people who are not `me`, have no friendship row (pending or
+ * accepted) with `me` and no block with `me` either way: friends of friends first, by how many friends they share with `me`,
  * then the newest accounts.
  */
 export async function suggestPeople(db: Db, me: string, limit: number): Promise<SuggestionRow[]> {
@@ -254,6 +256,7 @@ export async function suggestPeople(db: Db, me: string, limit: number): Promise<
     .where('users.id', '!=', me)
     .where('users.profileVisibility', '=', 'public')
     .where((eb) => eb.not(anyFriendshipWith(eb, me)))
+    .where((eb) => eb.not(blockedWith(eb, me)))
     .orderBy((eb) => eb.fn.coalesce('mutual.n', sql.lit(0)), 'desc')
     .orderBy('users.createdAt', 'desc')
     .orderBy('users.id')

@@ -40,6 +40,8 @@ export interface SessionsTable {
   data: string;
   expiresAt: number;
   createdAt: string;
+  /** ms; touched at most once an hour (migration 005). */
+  lastSeenAt: number | null;
 }
 
 export interface TokensTable {
@@ -203,6 +205,26 @@ export interface ChangesTable {
   createdAt: string;
 }
 
+export interface BlocksTable {
+  blockerId: string;
+  blockedId: string;
+  createdAt: string;
+}
+
+export interface ReportsTable {
+  id: string;
+  reporterId: string;
+  reportedUserId: string;
+  pingId: string | null;
+  reason: 'spam' | 'harassment' | 'inappropriate' | 'other';
+  details: string | null;
+  status: 'open' | 'resolved';
+  note: string | null;
+  createdAt: string;
+  resolvedAt: string | null;
+  resolvedBy: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -222,6 +244,8 @@ export interface Database {
   pushSubscriptions: PushSubscriptionsTable;
   energySnapshots: EnergySnapshotsTable;
   changes: ChangesTable;
+  blocks: BlocksTable;
+  reports: ReportsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -57,6 +57,17 @@ export function idempotency(db: Db): Middleware {
   };
 }
 
+/**
+ * For a route after which its caller no longer exists (account deletion): nothing is recorded
+ * under their id, so no record of them outlives the account. A retry is then answered by what
+ * the route answers a signed-out caller (401).
+ */
+export function forgoIdempotencyRecord(ctx: Context): void {
+  const pending = ctx.state.idempotency as Pending | undefined;
+  if (pending) pending.stored = true;
+  ctx.state.idempotency = undefined;
+}
+
 function replay(
   ctx: Context,
   stored: { requestHash: string; status: number; body: string },

@@ -1,6 +1,13 @@
 /**
  * Sessions: koa-session with the session data in SQLite, so ending a session (sign-out,
  * password change) really ends it. The cookie holds only a random, signed session id.
+ * docs/security.md "Sessions":
+ * - absolute expiry: a signed-in session ends SESSION_MAX_AGE_DAYS after its sign-in
+ *   (`signedInAt`), however often it is used or saved again; nothing renews it;
+ * - idle expiry: a session unused for SESSION_IDLE_DAYS is dead; a use is recorded at most once
+ *   an hour (SESSION_TOUCH_EVERY_MS), so reading a session is not a write per request;
+ * - the cookie is httpOnly, SameSite=Lax, signed, and Secure when the request arrived over https
+ *   (directly, or through a proxy trusted with TRUST_PROXY) or PUBLIC_URL is https.
  */
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
@@ -10,27 +17,61 @@ import type { Db } from '../db/connection';
 import { destroySession, getSession, setSession } from '../db/sessions';
 
 export const SESSION_COOKIE = 'pingme.sid';
+/** A session's last use is written at most this often. */
+export const SESSION_TOUCH_EVERY_MS = 3600_000;
+
+/** When a session saved now ends: signed-in sessions count from their sign-in, never from now. */
+export function sessionExpiry(
+  data: Record<string, unknown>,
+  maxAgeMs: number,
+  config: Config,
+  now = Date.now(),
+): number {
+  if (typeof data.userId === 'string' && typeof data.signedInAt === 'number') {
+    return data.signedInAt + config.sessionMaxAgeMs;
+  }
+  return now + maxAgeMs;
+}
 
 export function sessionMiddleware(app: Koa, db: Db, config: Config): Koa.Middleware {
   app.keys = config.sessionKeys;
-  return session(
+  const sessions = session(
     {
       key: SESSION_COOKIE,
       maxAge: config.sessionMaxAgeMs,
       httpOnly: true,
       sameSite: 'lax',
-      secure: config.secureCookies,
+      // `secure` is left to the cookie jar (below): Secure whenever the connection is https.
       signed: true,
       rolling: false,
-      renew: true,
+      renew: false,
       genid: () => randomBytes(24).toString('base64url'),
       store: {
-        get: (key: string) => getSession(db, key),
+        get: (key: string) =>
+          getSession(db, key, {
+            idleMs: config.sessionIdleMs,
+            touchEveryMs: SESSION_TOUCH_EVERY_MS,
+          }),
         set: (key: string, sess: Record<string, unknown>, maxAge: number | 'session' | undefined) =>
-          setSession(db, key, sess, typeof maxAge === 'number' ? maxAge : config.sessionMaxAgeMs),
+          setSession(
+            db,
+            key,
+            sess,
+            sessionExpiry(
+              sess,
+              typeof maxAge === 'number' ? maxAge : config.sessionMaxAgeMs,
+              config,
+            ),
+          ),
         destroy: (key: string) => destroySession(db, key),
       },
     } as Parameters<typeof session>[0],
     app,
   );
+  return async (ctx, next) => {
+    // With an https PUBLIC_URL the cookie is Secure even when the hop to this process is plain
+    // http (a TLS proxy without TRUST_PROXY); otherwise it follows the request (ctx.secure).
+    if (config.secureCookies) ctx.cookies.secure = true;
+    return sessions(ctx, next);
+  };
 }

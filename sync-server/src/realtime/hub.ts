@@ -29,7 +29,13 @@ interface SocketInfo {
   userId: string;
   sessionId: string;
   alive: boolean;
+  /** Messages received in the current rate window, and when that window started. */
+  received: number;
+  windowStart: number;
 }
+
+/** The close code and reason for a socket that sends faster than WS_MAX_MESSAGES allows. */
+export const WS_RATE_CLOSE = { code: 1008, reason: 'Too many messages: slow down' } as const;
 
 const frame = (m: ServerMessage) => Buffer.from(JSON.stringify(m));
 const POKE = frame({ type: 'poke' });
@@ -105,11 +111,16 @@ export class RealtimeHub {
     const sessionId = cookies.get(SESSION_COOKIE, { signed: true });
     if (!sessionId) return undefined;
     const userId = await this.sessionUser(sessionId);
-    return userId ? { userId, sessionId, alive: true } : undefined;
+    return userId
+      ? { userId, sessionId, alive: true, received: 0, windowStart: Date.now() }
+      : undefined;
   }
 
   private async sessionUser(sessionId: string): Promise<string | undefined> {
-    const session = await getSession(this.deps.db, sessionId);
+    // Idle and absolute expiry apply here too; an open socket alone does not count as a use.
+    const session = await getSession(this.deps.db, sessionId, {
+      idleMs: this.deps.config.sessionIdleMs,
+    });
     const userId = session?.userId;
     if (typeof userId !== 'string') return undefined;
     return (await findUserById(this.deps.db, userId)) ? userId : undefined;
@@ -140,7 +151,25 @@ export class RealtimeHub {
     if (set?.size === 0) this.byUser.delete(who.userId);
   }
 
+  /**
+   * Each socket may send WS_MAX_MESSAGES per WS_MESSAGE_WINDOW_SECONDS (a fixed window); one more
+   * closes that socket with 1008 (policy violation). Other sockets, the person's included, go on.
+   */
+  private overRate(ws: WebSocket, who: SocketInfo): boolean {
+    const { max, windowMs } = this.deps.config.wsMessageLimit;
+    const now = Date.now();
+    if (now - who.windowStart >= windowMs) {
+      who.windowStart = now;
+      who.received = 0;
+    }
+    who.received += 1;
+    if (who.received <= max) return false;
+    if (ws.readyState === WebSocket.OPEN) ws.close(WS_RATE_CLOSE.code, WS_RATE_CLOSE.reason);
+    return true;
+  }
+
   private onMessage(ws: WebSocket, who: SocketInfo, data: RawData, isBinary: boolean) {
+    if (this.overRate(ws, who)) return;
     const reply = (m: ServerMessage) => ws.send(frame(m));
     if (isBinary) return reply({ type: 'error', error: 'Send messages as JSON text' });
     let raw: unknown;

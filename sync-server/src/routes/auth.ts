@@ -24,6 +24,7 @@ import { mutate } from '../middleware/idempotency';
 import { input, validate } from '../middleware/validate';
 import { createUser, isAdminEmail, signIn, signOut } from '../services/accounts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../services/passwords';
+import { buckets, throttle } from '../services/rate-limits';
 import { issueToken, redeemToken } from '../services/tokens';
 
 export function authRoutes({ db, config, mailer }: AppDeps): Router {
@@ -42,6 +43,12 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
 
   router.post('/register', validate({ body: RegisterBody }), async (ctx) => {
     const { body } = input<z.infer<typeof RegisterBody>>(ctx);
+    await throttle(
+      db,
+      buckets.signupIp(ctx.ip),
+      config.rateLimits.signupPerIp,
+      'Too many sign-ups from this network',
+    );
     const passwordHash = await hashPassword(body.password);
     const user = await mutate(ctx, db, async (trx) => {
       if (await findUserByEmail(trx, body.email)) {
@@ -118,6 +125,10 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
 
   router.post('/forgot-password', validate({ body: ForgotPasswordBody }), async (ctx) => {
     const { body } = input<z.infer<typeof ForgotPasswordBody>>(ctx);
+    // Counted for every address, known or not, so a 429 reveals nothing about accounts.
+    const what = 'Too many password reset requests';
+    await throttle(db, buckets.resetIp(ctx.ip), config.rateLimits.resetPerIp, what);
+    await throttle(db, buckets.resetEmail(body.email), config.rateLimits.resetPerEmail, what);
     const user = await findUserByEmail(db, body.email);
     const response: ForgotPasswordResponse = {
       success: true,
@@ -188,6 +199,14 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
 
   router.post('/resend-verification', validate({ body: ResendVerificationBody }), async (ctx) => {
     const { body } = input<z.infer<typeof ResendVerificationBody>>(ctx);
+    const what = 'Too many verification e-mails requested';
+    await throttle(db, buckets.verifyIp(ctx.ip), config.rateLimits.verifyResendPerIp, what);
+    await throttle(
+      db,
+      buckets.verifyEmail(body.email),
+      config.rateLimits.verifyResendPerEmail,
+      what,
+    );
     const user = await findUserByEmail(db, body.email);
     // Not awaited, for the same reasons as the reset mail.
     if (user && user.emailVerified !== 1) {

@@ -19,6 +19,7 @@ import {
 } from '@pingme/shared';
 import type { Context } from 'koa';
 import type { AppDeps } from '../app';
+import { isBlockedEitherWay } from '../db/blocks';
 import type { Db } from '../db/connection';
 import {
   findFriend,
@@ -187,7 +188,8 @@ async function sendRequest(db: Db, ctx: Context, friendId: string): Promise<void
   if (friendId === me) throw badRequest('You cannot send a friend request to yourself');
   await mutate<FriendRequestResponse>(ctx, db, async (trx, feed) => {
     const other = await findUserById(trx, friendId);
-    if (!other) throw notFound('User not found');
+    // A block either way: the same answer as for someone who does not exist (docs/security.md).
+    if (!other || (await isBlockedEitherWay(trx, me, friendId))) throw notFound('User not found');
     const existing = await findFriendshipBetween(trx, me, friendId);
     if (existing?.status === 'accepted') throw conflict('You are already friends');
     if (existing?.status === 'pending') {

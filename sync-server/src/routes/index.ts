@@ -16,6 +16,8 @@ import { moodRoutes } from './moods';
 import { syncRoutes } from './sync';
 import { pushRoutes } from './push';
 import { exportRoutes } from './export';
+import { accountRoutes } from './account';
+import { safetyRoutes } from './safety';
 
 export const routeModules: ((deps: AppDeps) => Router)[] = [
   oauthRoutes,
@@ -33,4 +35,6 @@ export const routeModules: ((deps: AppDeps) => Router)[] = [
   syncRoutes,
   pushRoutes,
   exportRoutes,
+  accountRoutes,
+  safetyRoutes,
 ];

@@ -12,22 +12,31 @@ import {
   type InviteUseResponse,
 } from '@pingme/shared';
 import type { AppDeps } from '../app';
+import { isBlockedEitherWay } from '../db/blocks';
 import { acceptFriendship, findFriendshipBetween, insertFriendship } from '../db/friendships';
 import { findUserByInviteCode, toSummary } from '../db/users';
 import { badRequest, notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
 import { mutate } from '../middleware/idempotency';
 import { input, validate } from '../middleware/validate';
+import { buckets, throttle } from '../services/rate-limits';
 
-export function inviteRoutes({ db }: AppDeps): Router {
+export function inviteRoutes({ db, config }: AppDeps): Router {
   const router = new Router({ prefix: '/api/invites' });
   const signedIn = requireUser(db);
 
   router.get('/:code', signedIn, validate({ params: InviteParams }), async (ctx) => {
     const me = currentUser(ctx);
     const { code } = input<unknown, unknown, InviteParams>(ctx).params;
+    await throttle(
+      db,
+      buckets.inviteCheck(me.id),
+      config.rateLimits.inviteCheckPerUser,
+      'Too many invite checks',
+    );
     const owner = await findUserByInviteCode(db, code);
-    if (!owner) {
+    // A block either way: the code reads as unknown (docs/security.md).
+    if (!owner || (owner.id !== me.id && (await isBlockedEitherWay(db, me.id, owner.id)))) {
       // 200, not 404: an unknown code is a state the invite screen shows ('Invite Expired').
       ctx.body = {
         valid: false,
@@ -52,9 +61,16 @@ export function inviteRoutes({ db }: AppDeps): Router {
     async (ctx) => {
       const me = currentUser(ctx).id;
       const { code } = input<unknown, unknown, InviteParams>(ctx).params;
+      await throttle(
+        db,
+        buckets.inviteUse(me),
+        config.rateLimits.inviteUsePerUser,
+        'Too many invite links tried',
+      );
       await mutate<InviteUseResponse>(ctx, db, async (trx, feed) => {
         const owner = await findUserByInviteCode(trx, code);
-        if (!owner) throw notFound(INVITE_INVALID_MESSAGE);
+        if (!owner || (owner.id !== me && (await isBlockedEitherWay(trx, me, owner.id))))
+          throw notFound(INVITE_INVALID_MESSAGE);
         if (owner.id === me) throw badRequest('This is your own invite link');
         const friend = toSummary(owner);
         const existing = await findFriendshipBetween(trx, me, owner.id);

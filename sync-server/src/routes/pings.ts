@@ -22,6 +22,7 @@ import {
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { AppDeps } from '../app';
+import { isBlockedEitherWay } from '../db/blocks';
 import type { Db } from '../db/connection';
 import { areFriends } from '../db/friendships';
 import {
@@ -244,6 +245,9 @@ export function pingRoutes({ db }: AppDeps): Router {
       const me = currentUser(ctx).id;
       await mutate(ctx, db, async (trx, feed) => {
         const p = await involvedPing(trx, me, id);
+        // Old pings stay with both after a block, but nothing new reaches the other person.
+        const other = p.senderId === me ? p.receiverId : p.senderId;
+        if (await isBlockedEitherWay(trx, me, other)) throw notFound(PING_NOT_FOUND);
         if (b.id) {
           const existing = await findReactionById(trx, b.id);
           if (existing) {

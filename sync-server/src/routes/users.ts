@@ -11,6 +11,7 @@ import {
   type UserSearchResult,
 } from '@pingme/shared';
 import type { AppDeps } from '../app';
+import { isBlockedEitherWay } from '../db/blocks';
 import { countFriends } from '../db/friendships';
 import {
   countPings,
@@ -25,6 +26,7 @@ import { findUserById, toProfileFields, toSummary } from '../db/users';
 import { notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
 import { input, validate } from '../middleware/validate';
+import { buckets, throttle } from '../services/rate-limits';
 
 export const SEARCH_LIMIT = 20;
 export const SUGGESTION_LIMIT = 10;
@@ -42,12 +44,13 @@ function toSearchResult(p: PersonRow, rel: RelationInfo): UserSearchResult {
   };
 }
 
-export function usersRoutes({ db }: AppDeps): Router {
+export function usersRoutes({ db, config }: AppDeps): Router {
   const router = new Router({ prefix: '/api' });
 
   router.get('/users/search', requireUser(db), validate({ query: SearchQuery }), async (ctx) => {
     const me = currentUser(ctx);
     const { query } = input<unknown, { q: string }>(ctx);
+    await throttle(db, buckets.search(me.id), config.rateLimits.searchPerUser, 'Too many searches');
     const people = await searchPeople(db, me.id, query.q, SEARCH_LIMIT);
     const relations = await relationsWith(
       db,
@@ -72,7 +75,9 @@ export function usersRoutes({ db }: AppDeps): Router {
     const me = currentUser(ctx);
     const { params } = input<unknown, unknown, { id: string }>(ctx);
     const user = params.id === me.id ? me : await findUserById(db, params.id);
-    if (!user) throw notFound('User not found');
+    // A block, either way, makes the two unknown to each other (docs/security.md).
+    if (!user || (user.id !== me.id && (await isBlockedEitherWay(db, me.id, user.id))))
+      throw notFound('User not found');
     const rel = await relationWith(db, me.id, user.id);
     const friendsCount = await countFriends(db, user.id);
     const pingsCount = await countPings(db, user.id);

@@ -7,10 +7,14 @@ import * as m001 from './001-accounts';
 import * as m002 from './002-pings';
 import * as m003 from './003-default-prompts';
 import * as m004 from './004-packs';
+import * as m005 from './005-safety';
+import * as m006 from './006-perf-indexes';
 
 export const migrations: Record<string, Migration> = {
   '001-accounts': m001,
   '002-pings': m002,
   '003-default-prompts': m003,
   '004-packs': m004,
+  '005-safety': m005,
+  '006-perf-indexes': m006,
 };

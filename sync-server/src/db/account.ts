@@ -1,0 +1,108 @@
+/**
+ * Deleting an account (DELETE /api/account; docs/security.md "Account deletion"). First, while
+ * the rows still exist, who else holds something of the person's (so their devices get
+ * tombstones); then the deletion itself. Every table that names a person by a foreign key
+ * cascades from `users` (migrations 001-005); the rest is deleted here by hand: the person's own
+ * change-log rows, idempotency records, and rate-limit buckets.
+ */
+import type { Db } from './connection';
+
+export interface Held {
+  id: string;
+  /** The other person, who holds the record on their devices. */
+  otherId: string;
+}
+
+export interface DeletionAudience {
+  friendships: Held[];
+  pings: Held[];
+  anchors: Held[];
+  moods: Held[];
+  /** Other people's moments (bookmarks) on pings with the person: they go with the pings. */
+  moments: { id: string; userId: string }[];
+  /** Other people's prompts assigned to the person: the prompt stays, the assignment goes. */
+  assignments: { ownerId: string; promptId: string }[];
+}
+
+export async function deletionAudience(db: Db, userId: string): Promise<DeletionAudience> {
+  const other = (a: string, b: string) => (a === userId ? b : a);
+  const friendships = await db
+    .selectFrom('friendships')
+    .select(['id', 'requesterId', 'addresseeId'])
+    .where((eb) => eb.or([eb('requesterId', '=', userId), eb('addresseeId', '=', userId)]))
+    .execute();
+  const pings = await db
+    .selectFrom('pings')
+    .select(['id', 'senderId', 'receiverId'])
+    .where((eb) => eb.or([eb('senderId', '=', userId), eb('receiverId', '=', userId)]))
+    .execute();
+  const anchors = await db
+    .selectFrom('anchors')
+    .select(['id', 'userId', 'friendId'])
+    .where((eb) => eb.or([eb('userId', '=', userId), eb('friendId', '=', userId)]))
+    .execute();
+  const moods = await db
+    .selectFrom('moods')
+    .select(['id', 'userId', 'friendId'])
+    .where((eb) => eb.or([eb('userId', '=', userId), eb('friendId', '=', userId)]))
+    .execute();
+  const moments = await db
+    .selectFrom('moments')
+    .innerJoin('pings', 'pings.id', 'moments.pingId')
+    .select(['moments.id', 'moments.userId'])
+    .where('moments.userId', '!=', userId)
+    .where((eb) => eb.or([eb('pings.senderId', '=', userId), eb('pings.receiverId', '=', userId)]))
+    .execute();
+  const assignments = await db
+    .selectFrom('promptAssignments')
+    .select(['ownerId', 'promptId'])
+    .where('friendId', '=', userId)
+    .where('ownerId', '!=', userId)
+    .execute();
+  return {
+    friendships: friendships.map((r) => ({
+      id: r.id,
+      otherId: other(r.requesterId, r.addresseeId),
+    })),
+    pings: pings
+      .filter((r) => r.senderId !== r.receiverId)
+      .map((r) => ({ id: r.id, otherId: other(r.senderId, r.receiverId) })),
+    anchors: anchors.map((r) => ({ id: r.id, otherId: other(r.userId, r.friendId) })),
+    moods: moods.map((r) => ({ id: r.id, otherId: other(r.userId, r.friendId) })),
+    moments,
+    assignments,
+  };
+}
+
+/**
+ * Deletes the person and everything that is theirs or about them. Call after the tombstones for
+ * other people have been recorded (they are other people's change-log rows and stay).
+ */
+export async function deleteAccountRows(
+  db: Db,
+  userId: string,
+  rateLimitBuckets: string[],
+): Promise<void> {
+  // No foreign key on these: the person's own change log, their idempotency records (and the
+  // record of their sign-up, stored before they had a session, whose answer names them).
+  await db.deleteFrom('changes').where('userId', '=', userId).execute();
+  await db.deleteFrom('idempotencyKeys').where('caller', '=', userId).execute();
+  await db
+    .deleteFrom('idempotencyKeys')
+    .where('caller', '=', 'anonymous')
+    .where('body', 'like', `%"id":"${userId}"%`)
+    .execute();
+  if (rateLimitBuckets.length) {
+    await db.deleteFrom('rateLimits').where('bucket', 'in', rateLimitBuckets).execute();
+  }
+  // An admin's id on the reports they resolved is not theirs to keep.
+  await db
+    .updateTable('reports')
+    .set({ resolvedBy: null })
+    .where('resolvedBy', '=', userId)
+    .execute();
+  // Sessions, tokens, friendships, prompts and assignments, pings (with their reactions and
+  // moments), reactions, anchors, moods, moments, packs and installs, push subscriptions,
+  // energy snapshots, blocks and reports: ON DELETE CASCADE.
+  await db.deleteFrom('users').where('id', '=', userId).execute();
+}

@@ -1,0 +1,131 @@
+/**
+ * The signed-in person's own account security (docs/api.md "Account security", docs/security.md):
+ * change the password (ends every other session), sign out everywhere, delete the account.
+ */
+import { bodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
+import {
+  ChangePasswordBody,
+  DELETE_CONFIRMATION,
+  DeleteAccountBody,
+  type ChangePasswordResponse,
+  type DeleteAccountResponse,
+  type LogoutEverywhereResponse,
+} from '@pingme/shared';
+import type { Context, Middleware } from 'koa';
+import type { AppDeps } from '../app';
+import { nowIso } from '../db/connection';
+import { hitBucket, readBucket } from '../db/rate-limits';
+import type { UserRow } from '../db/schema';
+import { destroyUserSessions } from '../db/sessions';
+import { findUserById, updateUser } from '../db/users';
+import { badRequest, forbidden, notFound, tooMany } from '../errors';
+import { currentUser, requireUser } from '../middleware/auth';
+import { forgoIdempotencyRecord, mutate } from '../middleware/idempotency';
+import { input, validate } from '../middleware/validate';
+import { signOut } from '../services/accounts';
+import { deleteStoredImage } from '../services/images';
+import { hashPassword, verifyPassword } from '../services/passwords';
+import { buckets, waitText } from '../services/rate-limits';
+import { deleteAccount } from '../services/safety';
+
+export const ACCOUNT_MESSAGES = {
+  wrongPassword: 'That password is not correct',
+  noPassword:
+    'This account has no password yet. Use "Forgot your password?" to set one, then change it here.',
+  samePassword: 'Choose a new password that is different from the current one',
+  passwordNeeded: 'Enter your password to delete your account',
+  confirmNeeded: `Type ${DELETE_CONFIRMATION} to confirm`,
+} as const;
+
+/** The app parses bodies of POST, PUT and PATCH only; DELETE /api/account carries one too. */
+const deleteBody = bodyParser({
+  enableTypes: ['json'],
+  jsonLimit: 8 * 1024,
+  parsedMethods: ['DELETE'],
+}) as unknown as Middleware;
+
+/** The id of the caller's own session row (koa-session's external key). */
+function currentSessionId(ctx: Context): string | undefined {
+  return (ctx.session as { externalKey?: string } | null)?.externalKey;
+}
+
+export function accountRoutes({ db, config }: AppDeps): Router {
+  const router = new Router({ prefix: '/api' });
+  const signedIn = requireUser(db);
+
+  /**
+   * Checks the person's password for a sensitive action. Wrong answers count against the same
+   * per-account budget as failed sign-ins (LOGIN_MAX_FAILURES_PER_ACCOUNT), so a borrowed
+   * session cannot be used to guess the password either.
+   */
+  async function confirmPassword(user: UserRow, password: string): Promise<void> {
+    const bucket = buckets.loginAccount(user.email);
+    const { perAccount, windowMs } = config.loginThrottle;
+    const b = await readBucket(db, bucket);
+    if (b.count >= perAccount) {
+      const wait = (b.resetAt - Date.now()) / 1000;
+      throw tooMany(`Too many wrong passwords. Please wait ${waitText(wait)} and try again.`, wait);
+    }
+    if (!user.passwordHash || !(await verifyPassword(password, user.passwordHash))) {
+      await hitBucket(db, bucket, windowMs);
+      throw forbidden(ACCOUNT_MESSAGES.wrongPassword);
+    }
+  }
+
+  router.post('/change-password', signedIn, validate({ body: ChangePasswordBody }), async (ctx) => {
+    const me = currentUser(ctx);
+    const { body } = input<ChangePasswordBody>(ctx);
+    if (!me.passwordHash) throw badRequest(ACCOUNT_MESSAGES.noPassword);
+    await confirmPassword(me, body.currentPassword);
+    if (body.newPassword === body.currentPassword) throw badRequest(ACCOUNT_MESSAGES.samePassword);
+    const passwordHash = await hashPassword(body.newPassword);
+    const current = currentSessionId(ctx);
+    await mutate<ChangePasswordResponse>(ctx, db, async (trx) => {
+      await updateUser(trx, me.id, { passwordHash, passwordChangedAt: nowIso() });
+      // Every other device signs in again with the new password; this one stays.
+      const endedSessions = await destroyUserSessions(trx, me.id, current);
+      return { body: { success: true, endedSessions } };
+    });
+    // This device stays signed in under a new session id: a copy of the old cookie is dead.
+    if (ctx.response.get('Idempotent-Replayed') !== 'true') await ctx.session?.regenerate();
+  });
+
+  router.post('/logout-everywhere', signedIn, async (ctx) => {
+    const me = currentUser(ctx);
+    const endedSessions = await destroyUserSessions(db, me.id);
+    signOut(ctx);
+    ctx.body = { success: true, endedSessions } satisfies LogoutEverywhereResponse;
+  });
+
+  router.delete(
+    '/account',
+    signedIn,
+    deleteBody,
+    validate({ body: DeleteAccountBody }),
+    async (ctx) => {
+      const me = currentUser(ctx);
+      const { body } = input<DeleteAccountBody>(ctx);
+      if (me.passwordHash) {
+        if (body.password === undefined) throw badRequest(ACCOUNT_MESSAGES.passwordNeeded);
+        await confirmPassword(me, body.password);
+      } else if (body.confirm !== DELETE_CONFIRMATION) {
+        // An account made with Google sign-in has no password: a typed confirmation instead.
+        throw badRequest(ACCOUNT_MESSAGES.confirmNeeded);
+      }
+      forgoIdempotencyRecord(ctx);
+      let photo: string | null = null;
+      await mutate<DeleteAccountResponse>(ctx, db, async (trx, feed) => {
+        const user = await findUserById(trx, me.id);
+        if (!user) throw notFound('User not found');
+        photo = user.profileImageUrl;
+        await deleteAccount(trx, feed, user);
+        return { body: { success: true } };
+      });
+      signOut(ctx);
+      await deleteStoredImage(config.uploadsDir, photo);
+    },
+  );
+
+  return router;
+}

@@ -1,0 +1,325 @@
+/**
+ * Hardening seen from outside, over real HTTP (docs/security.md): cross-site request forgery,
+ * security headers, cookie flags on http and behind an https proxy, body size limits per route,
+ * and uploads judged by their bytes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  makeFriends,
+  makeUser,
+  startTestServer,
+  type MadeUser,
+  type TestServer,
+} from '../../test/harness';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.stop());
+
+const EVIL = { origin: 'https://evil.example' };
+const db = () => server.database.db;
+
+async function promptCount(userId: string) {
+  const rows = await db()
+    .selectFrom('prompts')
+    .select('id')
+    .where('ownerId', '=', userId)
+    .execute();
+  return rows.length;
+}
+
+describe('CSRF: mutating requests must come from the app’s own origin', () => {
+  let a: MadeUser;
+  let b: MadeUser;
+  beforeAll(async () => {
+    a = await makeUser(server);
+    b = await makeUser(server);
+    await makeFriends(a, b);
+  });
+
+  it('refuses a forged cross-site POST with 403 and changes nothing', async () => {
+    const before = await promptCount(a.id);
+    const res = await a.client.post(
+      '/api/prompts',
+      { text: 'Ping me when evil wins' },
+      { headers: EVIL },
+    );
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({
+      error: 'This request did not come from the PingMe app',
+      code: 'forbidden',
+    });
+    expect(await promptCount(a.id)).toBe(before);
+  });
+
+  it.each([
+    ['PUT', '/api/profile/update', { bio: 'pwned' }],
+    ['PATCH', '/api/user/onboarding', { step: 3 }],
+    ['DELETE', '/api/prompts/00000000-0000-7000-8000-000000000001', undefined],
+    ['POST', '/api/logout', {}],
+    ['POST', '/api/login', { email: 'x@y.test', password: 'whatever1' }],
+    // The router matches paths case-insensitively: so does the check (it covers every path).
+    ['POST', '/API/PROMPTS', { text: 'shouting' }],
+  ])('%s %s from another site is 403', async (method, path, body) => {
+    const res = await a.client.request(method, path, body, { headers: EVIL });
+    expect(res.status).toBe(403);
+    expect((await a.client.get('/api/user')).body.bio).not.toBe('pwned');
+    expect((await a.client.get('/api/user')).status).toBe(200);
+  });
+
+  it.each([
+    ['Origin: null (sandboxed frame)', { origin: 'null' }],
+    ['a sibling subdomain', { origin: 'https://app.pingme.example.evil' }],
+    ['the same host on another port', { origin: 'http://127.0.0.1:1' }],
+    ['Sec-Fetch-Site: cross-site without Origin', { 'sec-fetch-site': 'cross-site' }],
+    ['Sec-Fetch-Site: same-site without Origin', { 'sec-fetch-site': 'same-site' }],
+  ])('refuses %s', async (_name, headers) => {
+    const res = await a.client.post('/api/prompts', { text: 'x' }, { headers });
+    expect(res.status).toBe(403);
+  });
+
+  it.each([
+    ['the request’s own origin', () => ({ origin: server.url })],
+    ['Sec-Fetch-Site: same-origin', () => ({ 'sec-fetch-site': 'same-origin' })],
+    ['Sec-Fetch-Site: none (typed by the person)', () => ({ 'sec-fetch-site': 'none' })],
+    ['no Origin and no Sec-Fetch-Site (curl, scripts, tests)', () => ({})],
+  ])('allows %s', async (_name, headers) => {
+    const res = await a.client.post(
+      '/api/prompts',
+      { text: 'Ping me when allowed' },
+      {
+        headers: headers(),
+      },
+    );
+    expect(res.status).toBe(201);
+  });
+
+  it('allows PUBLIC_URL’s origin when the app is reached through another address', async () => {
+    const other = await startTestServer({ PUBLIC_URL: 'https://pingme.example' });
+    try {
+      const res = await other
+        .client()
+        .post(
+          '/api/register',
+          { email: 'pub@example.test', password: 'secret12', firstName: 'P', lastName: 'U' },
+          { headers: { origin: 'https://pingme.example' } },
+        );
+      expect(res.status).toBe(201);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('GET stays open to any origin (reads change nothing)', async () => {
+    const res = await a.client.get('/api/user', { headers: EVIL });
+    expect(res.status).toBe(200);
+  });
+
+  it('keeps the batch working: inner entries run; a forged batch runs none', async () => {
+    const before = await promptCount(a.id);
+    const entries = [
+      {
+        idempotencyKey: 'csrf-batch-1',
+        method: 'POST',
+        path: '/api/prompts',
+        body: { text: 'b1' },
+      },
+      {
+        idempotencyKey: 'csrf-batch-2',
+        method: 'POST',
+        path: '/api/prompts',
+        body: { text: 'b2' },
+      },
+    ];
+    const forged = await a.client.post('/api/sync/batch', { entries }, { headers: EVIL });
+    expect(forged.status).toBe(403);
+    expect(await promptCount(a.id)).toBe(before);
+    const own = await a.client.post(
+      '/api/sync/batch',
+      { entries },
+      { headers: { origin: server.url, 'sec-fetch-site': 'same-origin' } },
+    );
+    expect(own.status).toBe(200);
+    expect(own.body.results.map((r: { status: number }) => r.status)).toEqual([201, 201]);
+    expect(await promptCount(a.id)).toBe(before + 2);
+  });
+});
+
+describe('security headers on every response', () => {
+  const expectHeaders = (h: Headers) => {
+    const csp = h.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    // No inline or eval'd script, ever.
+    expect(csp.match(/script-src[^;]*/)?.[0]).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'self'");
+    expect(csp).toContain("form-action 'self'");
+    expect(csp).toContain("worker-src 'self'");
+    expect(csp).toContain("manifest-src 'self'");
+    expect(csp).toContain("img-src 'self' data: blob:");
+    expect(csp).toMatch(/connect-src 'self' ws:\/\/[^ ;]+/);
+    expect(h.get('x-content-type-options')).toBe('nosniff');
+    expect(h.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(h.get('x-frame-options')).toBe('DENY');
+    expect(h.get('permissions-policy')).toContain('camera=()');
+    expect(h.get('cross-origin-opener-policy')).toBe('same-origin');
+  };
+
+  it.each([
+    ['the app shell', 'GET', '/'],
+    ['a client route', 'GET', '/friends'],
+    ['an API read', 'GET', '/api/prompts/default'],
+    ['a 401', 'GET', '/api/user'],
+    ['an unknown API route', 'GET', '/api/nope'],
+    ['a 400', 'POST', '/api/login'],
+    ['a 403 (CSRF)', 'POST', '/api/prompts'],
+  ])('%s (%s %s)', async (_name, method, path) => {
+    const headers: Record<string, string> =
+      path === '/api/prompts' ? { origin: 'https://evil.example' } : {};
+    const res = await server.client().request(method, path, method === 'POST' ? {} : undefined, {
+      headers,
+    });
+    expectHeaders(res.headers);
+  });
+
+  it('names the ws origin of the address the app was reached by in connect-src', async () => {
+    const res = await server.client().get('/');
+    expect(res.headers.get('content-security-policy')).toContain(`ws://127.0.0.1:${server.port}`);
+  });
+
+  it('sends no Strict-Transport-Security over plain http', async () => {
+    expect((await server.client().get('/')).headers.get('strict-transport-security')).toBeNull();
+  });
+});
+
+describe('session cookie flags', () => {
+  const register = (s: TestServer, headers: Record<string, string> = {}) =>
+    s.client().post(
+      '/api/register',
+      {
+        email: `cookie-${Date.now()}-${Math.random()}@example.test`,
+        password: 'secret12',
+        firstName: 'C',
+        lastName: 'K',
+      },
+      { headers },
+    );
+  const sessionCookie = (res: { headers: Headers }) =>
+    res.headers.getSetCookie().find((c) => c.startsWith('pingme.sid=')) ?? '';
+
+  it('plain http on localhost: HttpOnly, SameSite=Lax, Path=/, not Secure', async () => {
+    const res = await register(server);
+    const c = sessionCookie(res);
+    expect(c).toMatch(/httponly/i);
+    expect(c).toMatch(/samesite=lax/i);
+    expect(c).toMatch(/path=\//i);
+    expect(c).not.toMatch(/;\s*secure/i);
+  });
+
+  it('behind an https proxy (TRUST_PROXY=true, X-Forwarded-Proto: https, https PUBLIC_URL): Secure', async () => {
+    const proxied = await startTestServer({
+      TRUST_PROXY: 'true',
+      PUBLIC_URL: 'https://pingme.example',
+    });
+    try {
+      const res = await register(proxied, {
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'pingme.example',
+        origin: 'https://pingme.example',
+      });
+      expect(res.status).toBe(201);
+      const c = sessionCookie(res);
+      expect(c).toMatch(/;\s*secure/i);
+      expect(c).toMatch(/httponly/i);
+      expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
+      // The session works on the next request through the proxy.
+      const client = proxied.client();
+      const signIn = await client.post(
+        '/api/login',
+        { email: res.body.email, password: 'secret12' },
+        { headers: { 'x-forwarded-proto': 'https' } },
+      );
+      expect(signIn.status).toBe(200);
+      expect((await client.get('/api/user')).status).toBe(200);
+    } finally {
+      await proxied.stop();
+    }
+  });
+
+  it('https PUBLIC_URL without TRUST_PROXY: still Secure (and no error for the plain-http hop)', async () => {
+    const s = await startTestServer({ PUBLIC_URL: 'https://pingme.example' });
+    try {
+      const res = await register(s);
+      expect(res.status).toBe(201);
+      expect(sessionCookie(res)).toMatch(/;\s*secure/i);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('ignores X-Forwarded-Proto unless TRUST_PROXY is set', async () => {
+    const res = await register(server, { 'x-forwarded-proto': 'https' });
+    expect(sessionCookie(res)).not.toMatch(/;\s*secure/i);
+    expect(res.headers.get('strict-transport-security')).toBeNull();
+  });
+});
+
+describe('body size limits per route', () => {
+  let a: MadeUser;
+  beforeAll(async () => {
+    a = await makeUser(server);
+  });
+  const big = (bytes: number) => 'x'.repeat(bytes);
+
+  it('64 KB for ordinary routes: 413 above, and nothing is created', async () => {
+    const before = await promptCount(a.id);
+    const res = await a.client.post('/api/prompts', { text: 'ok', pad: big(70 * 1024) });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: 'The request body is too large', code: 'payload_too_large' });
+    expect(await promptCount(a.id)).toBe(before);
+    // Under the limit the same route answers its own validation instead.
+    expect((await a.client.post('/api/prompts', { text: 'ok', pad: big(1024) })).status).toBe(400);
+  });
+
+  it('8 MB for the photo routes: a 1 MB body is read (and judged), 9 MB is 413', async () => {
+    const ok = await a.client.put('/api/profile/update', { bio: 'x', pad: big(1024 * 1024) });
+    expect(ok.status).toBe(400); // read, then refused for its unknown field
+    expect(ok.body.error).toBe('Unknown field: pad');
+    const tooBig = await a.client.put('/api/profile/update', { bio: big(9 * 1024 * 1024) });
+    expect(tooBig.status).toBe(413);
+  });
+
+  it('2 MB for the batch: 100 KB is read, 3 MB is 413', async () => {
+    const entry = (i: number, pad: number) => ({
+      idempotencyKey: `size-${i}`,
+      method: 'POST',
+      path: '/api/prompts',
+      body: { text: `t${i}`, pad: big(pad) },
+    });
+    const ok = await a.client.post('/api/sync/batch', { entries: [entry(1, 100 * 1024)] });
+    expect(ok.status).toBe(200);
+    // The entry itself is over its own route's 64 KB when replayed inside.
+    expect(ok.body.results[0].status).toBe(413);
+    const tooBig = await a.client.post('/api/sync/batch', { entries: [entry(2, 3 * 1024 * 1024)] });
+    expect(tooBig.status).toBe(413);
+  });
+});
+
+describe('uploads are judged by their bytes, not their name or declared type', () => {
+  it('refuses an SVG with a script declared as image/png, and stores nothing', async () => {
+    const a = await makeUser(server);
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    ).toString('base64');
+    const res = await a.client.put('/api/profile/update', {
+      profileImageUrl: `data:image/png;base64,${svg}`,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('Please choose an image file (JPG, PNG, GIF).');
+    expect((await a.client.get('/api/user')).body.profileImageUrl).toBeNull();
+  });
+});

@@ -12,6 +12,8 @@ export const ERROR_CODES = [
   'conflict',
   'idempotency_mismatch',
   'rate_limited',
+  /** A receiver's daily ping limit: final for this write, unlike a transient rate limit. */
+  'daily_limit_reached',
   'invalid_credentials',
   'email_taken',
   'handle_taken',

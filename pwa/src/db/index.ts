@@ -51,7 +51,7 @@ export interface OutboxRow {
    */
   effects?: WriteEffect[];
   /** The spec's error toast for a final refusal (title 'Error' unless given). */
-  errorToast?: { title?: string; description: string };
+  errorToast?: { title?: string; description: string; preferServerMessage?: boolean };
 }
 
 /** The tables a write may change optimistically. */

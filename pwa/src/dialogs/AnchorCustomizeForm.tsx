@@ -120,7 +120,8 @@ export function AnchorCustomizeForm(props: Props) {
       await localWrite({
         request: { method: 'POST', path: '/api/profile/anchors', body },
         effects: [{ table: 'anchors', key: incoming?.id ?? id, after }],
-        errorToast: { description: ANCHOR_ERROR_TOAST },
+        // Spec section 8: the server's message is used when present.
+        errorToast: { description: ANCHOR_ERROR_TOAST, preferServerMessage: true },
       });
     } catch {
       setBusy(false);

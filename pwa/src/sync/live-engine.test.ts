@@ -1,10 +1,10 @@
 import 'fake-indexeddb/auto';
 import type { SelfUser } from '@pingme/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { db } from '../db';
+import { db, type OutboxRow } from '../db';
 import { useSession, useToasts } from '../stores';
 import { backoffDelay, BACKOFF_CAP_MS, parseRetryAfter } from './backoff';
-import { createLiveEngine, type LiveEngine } from './live-engine';
+import { createLiveEngine, rejectionToast, type LiveEngine } from './live-engine';
 import { localWrite } from './local-write';
 
 const fetchMock = vi.fn<typeof fetch>();
@@ -152,5 +152,64 @@ describe('live engine: outbox', () => {
     useSession.getState().setSignedOut();
     await engine.flushOutbox('write');
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
+
+describe('rejection toast', () => {
+  const entry = (errorToast: OutboxRow['errorToast']): OutboxRow => ({
+    id: 'e1',
+    method: 'POST',
+    path: '/api/pings/custom',
+    body: {},
+    idempotencyKey: 'e1',
+    createdAt: new Date(0).toISOString(),
+    attempts: 0,
+    status: 'pending',
+    ...(errorToast ? { errorToast } : {}),
+  });
+
+  it("shows the screen's text by default, even when the server said something", () => {
+    const t = rejectionToast(entry({ description: 'Failed to send pings. Please try again.' }), {
+      error: 'You can only ping friends',
+      code: 'forbidden',
+    });
+    expect(t).toMatchObject({
+      title: 'Error',
+      description: 'Failed to send pings. Please try again.',
+    });
+  });
+
+  it("prefers the server's message where the spec says so", () => {
+    const t = rejectionToast(
+      entry({
+        title: 'Failed to send',
+        description: 'Could not send your custom ping',
+        preferServerMessage: true,
+      }),
+      { error: 'You can only ping friends', code: 'forbidden' },
+    );
+    expect(t).toMatchObject({ title: 'Failed to send', description: 'You can only ping friends' });
+    const fallback = rejectionToast(
+      entry({
+        title: 'Failed to send',
+        description: 'Could not send your custom ping',
+        preferServerMessage: true,
+      }),
+      null,
+    );
+    expect(fallback?.description).toBe('Could not send your custom ping');
+  });
+
+  it("always says the daily limit's own sentence", () => {
+    const message = 'Bo has set a daily limit of 1 pings from each friend. Try again tomorrow.';
+    const t = rejectionToast(entry({ description: 'Failed to send pings. Please try again.' }), {
+      error: message,
+      code: 'daily_limit_reached',
+    });
+    expect(t?.description).toBe(message);
+  });
+
+  it('stays silent for a write without a toast (mark-read)', () => {
+    expect(rejectionToast(entry(undefined), { error: 'x', code: 'not_found' })).toBeNull();
   });
 });

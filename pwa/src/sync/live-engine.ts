@@ -2,7 +2,7 @@
  * The sync engine of an open tab: the outbox worker, the pull worker and the /ws client wired
  * to the API client, the session, the toasts and the backoff timers. SyncHost installs it.
  */
-import { PullResponse, SelfUser, type PullQuery } from '@pingme/shared';
+import { PullResponse, SelfUser, errorCodeOf, type PullQuery } from '@pingme/shared';
 import { ApiError, NetworkError, api } from '../api';
 import { db, type OutboxRow } from '../db';
 import { refreshSession, rememberUser } from '../session';
@@ -21,18 +21,24 @@ import { postBatch } from './transport';
  * The spec's error toast of a refused write (title 'Error' unless the screen gave one). A write
  * without errorToast is refused silently (logged only), as the spec wants for mark-read.
  */
-export function rejectionToast(entry: OutboxRow) {
+export function rejectionToast(entry: OutboxRow, body?: unknown) {
   if (!entry.errorToast) return null;
+  const serverMessage = bodyError(body);
+  // The daily limit's sentence is the only useful thing to say; elsewhere the spec asks for
+  // the server's message where the screen says so ("server message used when present").
+  const useServer =
+    !!serverMessage &&
+    (errorCodeOf(body) === 'daily_limit_reached' || entry.errorToast.preferServerMessage === true);
   return {
     title: entry.errorToast.title ?? 'Error',
-    description: entry.errorToast.description,
+    description: useServer ? serverMessage : entry.errorToast.description,
     variant: 'destructive' as const,
   };
 }
 
 function reportRejection(entry: OutboxRow, status: number, body: unknown): void {
   console.warn(`${entry.method} ${entry.path} refused: ${status} ${bodyError(body) ?? ''}`);
-  const shown = rejectionToast(entry);
+  const shown = rejectionToast(entry, body);
   if (shown) toast(shown);
 }
 

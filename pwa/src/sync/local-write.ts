@@ -23,7 +23,7 @@ export interface LocalWrite {
   request: { method: OutboxRow['method']; path: string; body?: unknown };
   /** Rows to put (after: the new row) or delete (after: null). */
   effects?: { table: EffectTable; key: string; after: Record<string, unknown> | null }[];
-  errorToast?: { title?: string; description: string };
+  errorToast?: { title?: string; description: string; preferServerMessage?: boolean };
 }
 
 /** Marks an optimistic row until the server's version replaces it. */

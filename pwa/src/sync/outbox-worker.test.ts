@@ -129,6 +129,33 @@ describe('outbox worker', () => {
     expect(await db.pings.get('p1')).toBeDefined();
   });
 
+  it("treats a receiver's daily limit (429 daily_limit_reached) as final: rolled back, the queue goes on", async () => {
+    await queue(3);
+    const rejected: [number, unknown][] = [];
+    const limit = {
+      error: 'Bo has set a daily limit of 1 pings from each friend. Try again tomorrow.',
+      code: 'daily_limit_reached',
+    };
+    const result = await drainOutbox({
+      send: async (entries) => ({
+        results: entries.map((e) => ({
+          idempotencyKey: e.idempotencyKey,
+          status: nOf(e) === 1 ? 429 : 201,
+          body: nOf(e) === 1 ? limit : {},
+        })),
+      }),
+      onRejected: (_row, status, body) => {
+        rejected.push([status, body]);
+      },
+    });
+    expect(result).toMatchObject({ sent: 2, rejected: 1 });
+    expect(result.stopped).toBeUndefined();
+    expect(rejected).toEqual([[429, limit]]);
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.pings.get('p1')).toBeUndefined();
+    expect(await db.pings.get('p2')).toBeDefined();
+  });
+
   it('stops on a 401 without rolling anything back', async () => {
     await queue(2);
     const onRejected = vi.fn();

@@ -117,7 +117,7 @@ export async function drainOutbox(deps: DrainDeps): Promise<DrainResult> {
         result.sent++;
         continue;
       }
-      if (status === 401 || isRetryableStatus(status)) {
+      if (status === 401 || isRetryableStatus(status, res?.body)) {
         // O4. Transient (or the session is gone): stop here; this and later entries wait.
         const error = `${status}: ${bodyError(res?.body) ?? 'not attempted'}`;
         await noteFailure(row, error);

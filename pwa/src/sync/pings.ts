@@ -28,6 +28,8 @@ export const REACT_ERROR = 'Failed to react to ping';
 export const CUSTOM_PING_ERROR = {
   title: 'Failed to send',
   description: 'Could not send your custom ping',
+  // Spec section 8: 'Failed to send – Could not send your custom ping' (server message preferred).
+  preferServerMessage: true,
 };
 
 export function summary(user: UserSummary): UserSummary {

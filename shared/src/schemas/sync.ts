@@ -140,10 +140,22 @@ export type BatchResponse = z.infer<typeof BatchResponse>;
 
 /**
  * Whether an answer is transient: worth retrying later, and blocking the entries behind it
- * (0 = no answer / not attempted, 408, 429, 5xx). Any other 4xx is final.
+ * (0 = no answer / not attempted, 408, 429, 5xx). Any other 4xx is final, and so is a 429 for a
+ * receiver's daily ping limit (`daily_limit_reached`): holding that ping for a day and then
+ * delivering it would surprise both people, so it is refused and shown like any other refusal.
  */
-export function isRetryableStatus(status: number): boolean {
+export function isRetryableStatus(status: number, body?: unknown): boolean {
+  if (status === 429 && errorCodeOf(body) === 'daily_limit_reached') return false;
   return status === 0 || status === 408 || status === 429 || status >= 500;
+}
+
+/** The `code` of an error body, if it has one. */
+export function errorCodeOf(body: unknown): string | undefined {
+  if (body && typeof body === 'object' && 'code' in body) {
+    const code = (body as { code: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
 }
 
 // ---------- /ws ----------

@@ -270,7 +270,7 @@ describe('the daily limit', () => {
     await send(a, b, PROUD);
     const third = await a.client.post('/api/pings', { promptId: HUG, receiverId: b.id });
     expect(third.status).toBe(429);
-    expect(third.body.code).toBe('rate_limited');
+    expect(third.body.code).toBe('daily_limit_reached');
     expect(third.body.error).toBe(
       'Ben has set a daily limit of 2 pings from each friend. Try again tomorrow.',
     );

@@ -377,18 +377,57 @@ describe('POST /api/sync/batch', () => {
     const a = await makeUser(server);
     const b = await makeUser(server);
     await makeFriends(a, b);
-    // B accepts one ping a day from each friend: A's second is a 429.
-    expect((await b.client.put('/api/profile/update', { rateLimitPerDay: 1 })).status).toBe(200);
-    const entry = (n: number) => ({
-      idempotencyKey: `limit-${n}-${a.id}`,
+    // Sign-in failures for A's e-mail reach the throttle: the next attempt is a transient 429.
+    for (let i = 0; i < 5; i++) {
+      await server.client().post('/api/login', { email: a.email, password: 'wrong-password' });
+    }
+    const ping = (n: number) => ({
+      idempotencyKey: `transient-${n}-${a.id}`,
       method: 'POST' as const,
       path: '/api/pings/custom',
       body: { receiverId: b.id, customText: `Message ${n}` },
     });
-    const res = await a.client.post('/api/sync/batch', { entries: [1, 2, 3].map(entry) });
+    const login = {
+      idempotencyKey: `transient-login-${a.id}`,
+      method: 'POST' as const,
+      path: '/api/login',
+      body: { email: a.email, password: a.password },
+    };
+    const res = await a.client.post('/api/sync/batch', { entries: [ping(1), login, ping(2)] });
     expect(res.status).toBe(200);
     expect(res.body.results.map((r: { status: number }) => r.status)).toEqual([201, 429, 0]);
+    expect(res.body.results[1].body).toMatchObject({ code: 'rate_limited' });
     expect(res.body.results[2].body).toMatchObject({ notAttempted: true });
+    expect(await pingsReceived(b)).toBe(1);
+  });
+
+  it("treats a receiver's daily limit as final: the entries after it still run", async () => {
+    const a = await makeUser(server);
+    const b = await makeUser(server);
+    await makeFriends(a, b);
+    // B accepts one ping a day from each friend: A's second is refused for the day.
+    expect((await b.client.put('/api/profile/update', { rateLimitPerDay: 1 })).status).toBe(200);
+    const entry = (
+      n: number,
+      path = '/api/pings/custom',
+      body: unknown = { receiverId: b.id, customText: `Message ${n}` },
+    ) => ({
+      idempotencyKey: `limit-${n}-${a.id}`,
+      method: n === 3 ? ('PUT' as const) : ('POST' as const),
+      path,
+      body,
+    });
+    const res = await a.client.post('/api/sync/batch', {
+      entries: [
+        entry(1),
+        entry(2),
+        entry(3, '/api/profile/update', { tagline: 'after the limit' }),
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((r: { status: number }) => r.status)).toEqual([201, 429, 200]);
+    expect(res.body.results[1].body).toMatchObject({ code: 'daily_limit_reached' });
+    expect(res.body.results[2].body).toMatchObject({ tagline: 'after the limit' });
     expect(await pingsReceived(b)).toBe(1);
   });
 

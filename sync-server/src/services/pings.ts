@@ -16,7 +16,7 @@ import {
 import type { NewPing } from '../db/pings';
 import { findPrompt, isUsableBy } from '../db/prompts';
 import type { PingKind } from '../db/schema';
-import { conflict, forbidden, notFound, tooMany } from '../errors';
+import { AppError, conflict, forbidden, notFound } from '../errors';
 import type { Feed, Trx } from '../middleware/idempotency';
 
 /**
@@ -127,9 +127,12 @@ async function enforceDailyLimits(trx: Trx, senderId: string, receiverIds: strin
     const leaving = await nthSentSince(trx, senderId, receiverId, since, count - limit);
     const retryAfterMs = leaving ? Date.parse(leaving) + RATE_WINDOW_MS - now : RATE_WINDOW_MS;
     const name = person.firstName?.trim() || displayName(person);
-    throw tooMany(
+    throw new AppError(
+      429,
+      'daily_limit_reached',
       `${name} has set a daily limit of ${limit} pings from each friend. Try again tomorrow.`,
-      retryAfterMs / 1000,
+      undefined,
+      { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
     );
   }
 }

@@ -122,7 +122,7 @@ export async function runBatch(ctx: Context, entries: BatchEntry[]): Promise<Bat
     results.push({ idempotencyKey, status, body });
 
     // 5. A transient failure (5xx, 408, 429) stops the batch here; a final 4xx does not.
-    if (isRetryableStatus(status)) stoppedAt = index;
+    if (isRetryableStatus(status, body)) stoppedAt = index;
   }
   return results;
 }

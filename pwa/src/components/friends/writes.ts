@@ -13,6 +13,7 @@ import {
 } from '@pingme/shared';
 import { api } from '../../api';
 import { localWrite } from '../../sync/local-write';
+import { CUSTOM_PING_ERROR } from '../../sync/pings';
 import { syncEngine } from '../../sync/engine';
 import {
   acceptedFriendship,
@@ -151,6 +152,6 @@ export async function sendCustomPing(o: {
     effects: [
       { table: 'pings', key: id, after: customPing({ id, ...o, at: now() }, o.text, o.emoji) },
     ],
-    errorToast: { title: 'Failed to send', description: 'Could not send your custom ping' },
+    errorToast: CUSTOM_PING_ERROR,
   });
 }

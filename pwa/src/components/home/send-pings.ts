@@ -4,6 +4,7 @@
  */
 import { anchorCustomRewrite, uuidv7, type Anchor, type UserSummary } from '@pingme/shared';
 import { localWrite } from '../../sync/local-write';
+import { CUSTOM_PING_ERROR } from '../../sync/pings';
 import { anchorPingRow, promptPingRow } from './optimistic-ping';
 
 export interface ErrorToast {
@@ -61,7 +62,7 @@ export async function sendAnchorPing(
       },
     },
     effects: [{ table: 'pings', key: id, after: row }],
-    errorToast: { title: 'Failed to send', description: 'Could not send your custom ping' },
+    errorToast: CUSTOM_PING_ERROR,
   });
   return id;
 }

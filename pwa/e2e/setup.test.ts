@@ -55,6 +55,7 @@ describe('onboarding setup', () => {
     expect(await setup.progress.getAttribute('aria-valuenow')).toBe('1');
     expect(await new HomePage(page).nav.count()).toBe(0);
     expect(await setup.next.isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Dismiss notification' }).click(); // the welcome toast
     await page.screenshot({ path: artifact('setup-1-username.png'), fullPage: true });
     await expectNoA11yProblems(page);
 
@@ -144,6 +145,7 @@ describe('onboarding setup', () => {
       onboardingStep: 0,
     });
     expect(me.profileImageUrl).toMatch(/^\/uploads\/.+\.jpg$/);
+    await page.waitForTimeout(300); // the dialog's entry animation
     await page.screenshot({ path: artifact('tour-1-welcome.png') });
     await expectNoA11yProblems(page);
 
@@ -162,6 +164,7 @@ describe('onboarding setup', () => {
         (u) => u.onboardingStep === i + 1,
       );
     }
+    await page.waitForTimeout(300);
     await page.screenshot({ path: artifact('tour-5-all-set.png') });
     await tour.back.click();
     await tour.title('Feel the energy').waitFor();

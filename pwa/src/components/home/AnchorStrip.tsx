@@ -16,6 +16,7 @@ import { useState, type CSSProperties } from 'react';
 import { AnchorDialog } from '../../dialogs/AnchorDialog';
 import { toast } from '../../stores';
 import { Avatar } from '../Avatar';
+import { cx } from '../cx';
 import { ClockIcon } from '../icons';
 import { sendAnchorPing } from './send-pings';
 import { usePingDelivery } from './usePingDelivery';
@@ -100,29 +101,35 @@ function AnchorTile({ me, anchor }: { me: SelfUser; anchor: Anchor }) {
   };
 
   const status = waiting ? 'Waiting for reply' : sending ? 'Sending…' : null;
+  const who = displayName(partner);
   return (
-    <button
-      type="button"
-      className="anchor-tile"
+    <div
+      className={cx('anchor-tile', (waiting || sending) && 'anchor-tile--quiet')}
       style={{ '--anchor-colour': colour } as CSSProperties}
-      disabled={waiting || sending}
-      aria-label={`${waiting ? 'Anchor request to' : 'Send anchor ping to'} ${displayName(partner)}: ${label}`}
-      onClick={send}
     >
-      <span className="anchor-tile__avatar">
+      <span className="anchor-tile__avatar" aria-hidden="true">
         <Avatar user={partner} size="md" />
-        <span className="anchor-tile__emoji-badge" aria-hidden="true">
-          {anchor.emoji}
+        <span className="anchor-tile__emoji-badge">{anchor.emoji}</span>
+      </span>
+      {/* The button covers the whole tile (::after); its name says what a tap does. */}
+      <button
+        type="button"
+        className="anchor-tile__label stretched-link"
+        disabled={waiting || sending}
+        onClick={send}
+      >
+        <span className="visually-hidden">
+          {waiting
+            ? `Anchor request to ${who}, waiting for reply: `
+            : `Send anchor ping to ${who}: `}
         </span>
-      </span>
-      <span className="anchor-tile__label" aria-hidden="true">
         {label}
-      </span>
+      </button>
       {status && (
-        <span className="anchor-tile__status">
+        <span className="anchor-tile__status" aria-live="polite">
           <ClockIcon aria-hidden="true" /> {status}
         </span>
       )}
-    </button>
+    </div>
   );
 }

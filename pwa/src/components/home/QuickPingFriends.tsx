@@ -16,23 +16,33 @@ export function QuickPingFriends({ friends }: { friends: readonly FriendRow[] })
         </Link>
       </div>
       <ul className="friend-strip">
-        {friends.map((f) => (
-          <li key={f.id}>
-            <Link
-              to="/ping-friend/$friendId"
-              params={{ friendId: f.id }}
-              className="friend-strip__item"
-              aria-label={`Ping ${displayName(f)}`}
-            >
-              <Avatar user={f} size="lg" />
-              <span className="friend-strip__name" aria-hidden="true">
-                {f.firstName || displayName(f)}
+        {friends.map((f) => {
+          const short = f.firstName || displayName(f);
+          const rest = f.firstName && f.lastName ? ` ${f.lastName}` : '';
+          return (
+            <li key={f.id} className="friend-strip__item">
+              <span aria-hidden="true">
+                <Avatar user={f} size="lg" />
               </span>
-            </Link>
-          </li>
-        ))}
+              {/* The link covers the whole tile (::after); its name is 'Ping {full name}'. */}
+              <Link
+                to="/ping-friend/$friendId"
+                params={{ friendId: f.id }}
+                className="friend-strip__name stretched-link"
+              >
+                <span className="visually-hidden">Ping </span>
+                {short}
+                <span className="visually-hidden">{rest}</span>
+              </Link>
+            </li>
+          );
+        })}
         <li>
-          <Link to="/friends-search" className="friend-strip__item" aria-label="Find friends">
+          <Link
+            to="/friends-search"
+            className="friend-strip__item friend-strip__find-link"
+            aria-label="Find friends"
+          >
             <span className="friend-strip__find" aria-hidden="true">
               +
             </span>

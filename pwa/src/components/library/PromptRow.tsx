@@ -32,7 +32,7 @@ export function PromptRow({ prompt, onAssign, onSend, onDelete }: PromptRowProps
       </span>
       <div className="prompt-row__body">
         <p className="prompt-row__text">{prompt.text}</p>
-        <p className="prompt-row__meta">
+        <div className="prompt-row__meta">
           <span className={cx('tag', custom ? 'tag--custom' : 'tag--default')}>
             {custom ? 'Custom prompt' : 'Default prompt'}
           </span>
@@ -41,23 +41,23 @@ export function PromptRow({ prompt, onAssign, onSend, onDelete }: PromptRowProps
               <ClockIcon aria-hidden="true" /> Saving…
             </span>
           )}
-        </p>
-        {count > 0 ? (
-          <button
-            type="button"
-            className="prompt-row__toggle"
-            aria-expanded={expanded}
-            aria-controls={listId}
-            onClick={() => setExpanded((e) => !e)}
-          >
-            {assignedLabel(count)}
-            <span aria-hidden="true" className="prompt-row__chevron">
-              {expanded ? '▴' : '▾'}
-            </span>
-          </button>
-        ) : (
-          <p className="prompt-row__unassigned">{assignedLabel(0)}</p>
-        )}
+          {count > 0 ? (
+            <button
+              type="button"
+              className="prompt-row__toggle"
+              aria-expanded={expanded}
+              aria-controls={listId}
+              onClick={() => setExpanded((e) => !e)}
+            >
+              {assignedLabel(count)}
+              <span aria-hidden="true" className="prompt-row__chevron">
+                {expanded ? '▴' : '▾'}
+              </span>
+            </button>
+          ) : (
+            <span className="prompt-row__unassigned">{assignedLabel(0)}</span>
+          )}
+        </div>
         {expanded && count > 0 && (
           <ul id={listId} className="prompt-row__friends">
             {prompt.assignments.map((a) => (

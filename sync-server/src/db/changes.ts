@@ -4,6 +4,7 @@
  * and the views (sync/views.ts), which hold the protocol's logic.
  */
 import type { SyncEntity } from '@pingme/shared';
+import { sql } from 'kysely';
 import type { Db } from './connection';
 import { nowIso } from './connection';
 import { chunks } from './prompts';
@@ -94,7 +95,9 @@ export async function changesAfter(
 
 /**
  * Everyone other than `exceptUserId` that rows about these records of `entity` were written
- * for, distinct. Names the people of a record that no longer exists.
+ * for, distinct. Names the people of a record that no longer exists. The entity is written into
+ * the SQL as a literal (it is one of SYNC_ENTITIES, never input) so that SQLite can use the
+ * partial index of friendship rows (migration 006) instead of scanning the whole log.
  */
 export async function otherRecipients(
   db: Db,
@@ -108,7 +111,7 @@ export async function otherRecipients(
       .selectFrom('changes')
       .select('userId')
       .distinct()
-      .where('entity', '=', entity)
+      .where('entity', '=', sql.lit(entity))
       .where('entityId', 'in', part)
       .where('userId', '!=', exceptUserId)
       .execute();

@@ -10,6 +10,7 @@ import { ApiError, api, errorMessage } from '../../api';
 import { rememberUser } from '../../session';
 import { toast } from '../../stores';
 import { Button } from '../Button';
+import { markSetupCompleted } from './completed';
 import { FriendSuggestionsStep } from './FriendSuggestionsStep';
 import { LocationStep } from './LocationStep';
 import { PhotoBioStep } from './PhotoBioStep';
@@ -73,6 +74,7 @@ export function SetupFlow({ user }: { user: SelfUserT }) {
         completeOnboardingBody({ handle, bio, location, profileImageUrl: photo }),
         { schema: SelfUser },
       );
+      markSetupCompleted(updated.id);
       await rememberUser(updated);
     } catch (err) {
       setSubmitting(false);

@@ -8,6 +8,7 @@ import type { SyncUser } from '@pingme/shared';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db } from '../../db';
 import { useSession } from '../../stores';
+import { completedSetupHere } from './completed';
 import { SetupFlow } from './SetupFlow';
 
 /** Screens of the signed-out flow, which a signed-in person may still reach. */
@@ -25,7 +26,7 @@ export function useNeedsSetup(pathname: string): boolean {
     [user?.id],
     false,
   );
-  if (!user || user.onboardingCompleted || deviceDone) return false;
+  if (!user || user.onboardingCompleted || deviceDone || completedSetupHere(user.id)) return false;
   return !UNGATED_PATHS.some((p) => pathname.startsWith(p));
 }
 

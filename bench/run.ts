@@ -23,7 +23,7 @@ import { benchDelivery } from './benches/delivery';
 import { benchPull } from './benches/pull';
 import { benchSend } from './benches/send';
 import { benchSustained } from './benches/sustained';
-import { loadAverage, rssMb, startChild, type Child } from './lib/children';
+import { loadAverage, otherLoadMeter, rssMb, startChild, type Child } from './lib/children';
 import { table, type Figure } from './lib/report';
 import { DEFAULT_SIZES, seedWorld } from './lib/seed';
 import { closeSockets, openSockets } from './lib/sockets';
@@ -63,7 +63,18 @@ const P = {
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const figures: Figure[] = [];
 const raw: Record<string, unknown> = {};
-const fig = (f: Figure) => figures.push({ ...f, value: round(f.value, 2) });
+/** A figure shown for reference, without a target. */
+const info = (bench: string, figure: string, value: number, unit = '') =>
+  figures.push({ bench, figure, value: round(value, 2), unit, target: '' });
+/** A figure with its target and whether it was met. */
+const check = (
+  bench: string,
+  figure: string,
+  value: number,
+  unit: string,
+  target: string,
+  pass: boolean,
+) => figures.push({ bench, figure, value: round(value, 2), unit, target, pass });
 const log = (s: string) => console.log(`[bench] ${s}`);
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pingme-bench-'));
@@ -93,6 +104,10 @@ try {
   const server = await startChild('server', env, profileDir ? { cpuProfDir: profileDir } : {});
   children.push(server);
   log(`server pid ${server.pid} on ${server.url}, bare Koa pid ${bare.pid} on ${bare.url}`);
+  // The bench's own processes; everything else running meanwhile is noise, and is reported.
+  const meter = () => otherLoadMeter(() => [process.pid, ...children.map((c) => c.pid)]);
+  const noise = (bench: string, stop: () => number) =>
+    info(bench, 'other processes meanwhile (CPUs busy)', stop());
 
   // Every person of the ring has the app open: each send fans out to a real socket.
   ringSockets = await openSockets(
@@ -108,6 +123,7 @@ try {
 
   if (only.has('send')) {
     log(`1. ping send vs bare Koa, ${connections} connections, ${P.sendS} s each`);
+    const stop = meter();
     const r = await benchSend({
       server,
       bare,
@@ -119,101 +135,30 @@ try {
     });
     raw.send = r;
     const ratio = r.app.rps / r.bare.rps;
-    fig({
-      bench: '1',
-      figure: 'bare Koa route: requests/s',
-      value: r.bare.rps,
-      unit: 'req/s',
-      target: '',
-    });
-    fig({ bench: '1', figure: 'bare Koa route: p50', value: r.bare.p50, unit: 'ms', target: '' });
-    fig({ bench: '1', figure: 'bare Koa route: p99', value: r.bare.p99, unit: 'ms', target: '' });
-    fig({
-      bench: '1',
-      figure: 'ping send: requests/s',
-      value: r.app.rps,
-      unit: 'req/s',
-      target: '',
-    });
-    fig({
-      bench: '1',
-      figure: 'ping send / bare requests/s',
-      value: ratio * 100,
-      unit: '%',
-      target: '≥ 50 %',
-      pass: ratio >= 0.5,
-    });
-    fig({ bench: '1', figure: 'ping send: p50', value: r.app.p50, unit: 'ms', target: '' });
-    fig({
-      bench: '1',
-      figure: 'ping send: p99',
-      value: r.app.p99,
-      unit: 'ms',
-      target: `≤ 2 × bare p99 = ${(2 * r.bare.p99).toFixed(1)} ms`,
-      pass: r.app.p99 <= 2 * r.bare.p99,
-    });
-    fig({
-      bench: '1',
-      figure: 'ping send: non-2xx + errors',
-      value: r.app.non2xx + r.app.errors,
-      unit: '',
-      target: '0',
-      pass: r.app.non2xx + r.app.errors === 0,
-    });
-    fig({
-      bench: '1',
-      figure: 'bare Koa: CPU per request',
-      value: r.cpuPerRequestMs.bare,
-      unit: 'ms',
-      target: '',
-    });
-    fig({
-      bench: '1',
-      figure: 'ping send: server CPU per request',
-      value: r.cpuPerRequestMs.app,
-      unit: 'ms',
-      target: '',
-    });
-    fig({
-      bench: '1',
-      figure: 'send as 1-entry batch: requests/s',
-      value: r.batch.rps,
-      unit: 'req/s',
-      target: '',
-    });
-    fig({
-      bench: '1',
-      figure: 'send as 1-entry batch: p99',
-      value: r.batch.p99,
-      unit: 'ms',
-      target: '',
-    });
-    fig({
-      bench: '1',
-      figure: 'send as 1-entry batch: server CPU per request',
-      value: r.cpuPerRequestMs.batch,
-      unit: 'ms',
-      target: '',
-    });
-    fig({
-      bench: '1',
-      figure: 'send as 1-entry batch: failed entries + errors',
-      value: r.batch.non2xx + r.batch.errors + r.batchEntryFailures,
-      unit: '',
-      target: '0',
-      pass: r.batch.non2xx + r.batch.errors + r.batchEntryFailures === 0,
-    });
-    fig({
-      bench: '1',
-      figure: 'new_ping frames / sends',
-      value: r.newPingFrames / Math.max(1, r.app.requests),
-      unit: '',
-      target: '',
-    });
+    const failed = r.app.non2xx + r.app.errors;
+    const batchFailed = r.batch.non2xx + r.batch.errors + r.batchEntryFailures;
+    info('1', 'bare Koa route: requests/s', r.bare.rps, 'req/s');
+    info('1', 'bare Koa route: p50', r.bare.p50, 'ms');
+    info('1', 'bare Koa route: p99', r.bare.p99, 'ms');
+    info('1', 'bare Koa route: CPU per request', r.cpuPerRequestMs.bare, 'ms');
+    info('1', 'ping send: requests/s', r.app.rps, 'req/s');
+    check('1', 'ping send / bare requests/s', ratio * 100, '%', '≥ 50 %', ratio >= 0.5);
+    info('1', 'ping send: p50', r.app.p50, 'ms');
+    const p99Target = `≤ 2 × bare p99 = ${(2 * r.bare.p99).toFixed(1)} ms`;
+    check('1', 'ping send: p99', r.app.p99, 'ms', p99Target, r.app.p99 <= 2 * r.bare.p99);
+    check('1', 'ping send: non-2xx + errors', failed, '', '0', failed === 0);
+    info('1', 'ping send: server CPU per request', r.cpuPerRequestMs.app, 'ms');
+    info('1', 'new_ping frames / sends', r.newPingFrames / Math.max(1, r.app.requests));
+    info('1', 'send as 1-entry batch: requests/s', r.batch.rps, 'req/s');
+    info('1', 'send as 1-entry batch: p99', r.batch.p99, 'ms');
+    info('1', 'send as 1-entry batch: server CPU per request', r.cpuPerRequestMs.batch, 'ms');
+    check('1', 'send as 1-entry batch: failed entries', batchFailed, '', '0', batchFailed === 0);
+    noise('1', stop);
   }
 
   if (only.has('delivery')) {
     log(`2. delivery latency, ${P.deliveryPings} pings at ${P.levels.join(' and ')} sockets`);
+    const stop = meter();
     const r = await benchDelivery({
       server,
       world,
@@ -222,53 +167,28 @@ try {
       intervalMs: P.deliveryIntervalMs,
     });
     raw.delivery = r;
-    fig({
-      bench: '2',
-      figure: 'server RSS, ring sockets only',
-      value: r.idleRssMb,
-      unit: 'MB',
-      target: '',
-    });
+    info('2', 'server RSS, ring sockets only', r.idleRssMb, 'MB');
     for (const l of r.levels) {
-      const big = l.otherSockets >= 5000;
       const n = `${l.otherSockets} sockets`;
-      fig({
-        bench: '2',
-        figure: `delivery p50, ${n}`,
-        value: l.delivery.p50,
-        unit: 'ms',
-        target: '',
-      });
-      fig({
-        bench: '2',
-        figure: `delivery p99, ${n}`,
-        value: l.delivery.p99,
-        unit: 'ms',
-        target: big ? '< 50 ms' : '',
-        ...(big ? { pass: l.delivery.p99 < 50 } : {}),
-      });
-      fig({
-        bench: '2',
-        figure: `delivery max, ${n}`,
-        value: l.delivery.max,
-        unit: 'ms',
-        target: '',
-      });
-      fig({
-        bench: '2',
-        figure: `server RSS, ${n}`,
-        value: l.rssMb,
-        unit: 'MB',
-        target: big ? '< 400 MB' : '',
-        ...(big ? { pass: l.rssMb < 400 } : {}),
-      });
+      info('2', `delivery p50, ${n}`, l.delivery.p50, 'ms');
+      if (l.otherSockets >= 5000) {
+        check('2', `delivery p99, ${n}`, l.delivery.p99, 'ms', '< 50 ms', l.delivery.p99 < 50);
+      } else {
+        info('2', `delivery p99, ${n}`, l.delivery.p99, 'ms');
+      }
+      info('2', `delivery max, ${n}`, l.delivery.max, 'ms');
+      if (l.otherSockets >= 5000) {
+        check('2', `server RSS, ${n}`, l.rssMb, 'MB', '< 400 MB', l.rssMb < 400);
+      } else {
+        info('2', `server RSS, ${n}`, l.rssMb, 'MB');
+      }
     }
+    noise('2', stop);
   }
 
   if (only.has('sustained')) {
-    log(
-      `3. sustained mixed load: ${P.probeS} s probe, then ${P.sustainedS} s at ${P.share * 100}%`,
-    );
+    log(`3. mixed load: ${P.probeS} s probe, then ${P.sustainedS} s at ${P.share * 100} % of it`);
+    const stop = meter();
     const r = await benchSustained({
       server,
       world,
@@ -280,41 +200,20 @@ try {
     });
     raw.sustained = r;
     const errors = r.run.non2xx + r.run.errors;
-    fig({
-      bench: '3',
-      figure: 'mixed load: probed maximum',
-      value: r.probe.rps,
-      unit: 'req/s',
-      target: '',
-    });
-    fig({
-      bench: '3',
-      figure: `mixed load: held rate, ${P.sustainedS} s`,
-      value: r.run.rps,
-      unit: 'req/s',
-      target: `${r.rate} req/s`,
-    });
-    fig({
-      bench: '3',
-      figure: 'mixed load: errors',
-      value: errors,
-      unit: '',
-      target: '0',
-      pass: errors === 0,
-    });
-    fig({ bench: '3', figure: 'mixed load: p50', value: r.run.p50, unit: 'ms', target: '' });
-    fig({ bench: '3', figure: 'mixed load: p99', value: r.run.p99, unit: 'ms', target: '' });
-    fig({
-      bench: '3',
-      figure: 'server RSS after the run',
-      value: rssMb(server.pid),
-      unit: 'MB',
-      target: '',
-    });
+    const held = r.run.rps >= 0.95 * r.rate;
+    info('3', 'mixed load: probed maximum', r.probe.rps, 'req/s');
+    const heldTarget = `≥ 95 % of ${r.rate} req/s`;
+    check('3', `mixed load: rate over ${P.sustainedS} s`, r.run.rps, 'req/s', heldTarget, held);
+    check('3', 'mixed load: errors', errors, '', '0', errors === 0);
+    info('3', 'mixed load: p50', r.run.p50, 'ms');
+    info('3', 'mixed load: p99', r.run.p99, 'ms');
+    info('3', 'server RSS after the run', rssMb(server.pid), 'MB');
+    noise('3', stop);
   }
 
   if (only.has('pull')) {
     log('4. pull: full snapshot and incremental');
+    const stop = meter();
     const r = await benchPull({
       server,
       world,
@@ -322,57 +221,18 @@ try {
       incrementalRuns: P.incrementalRuns,
     });
     raw.pull = r;
-    fig({
-      bench: '4',
-      figure: `full snapshot, ${world.pull.pings} pings (${r.snapshot.pages} pages)`,
-      value: r.snapshot.medianMs,
-      unit: 'ms',
-      target: '< 1000 ms',
-      pass: r.snapshot.medianMs < 1000,
-    });
-    fig({
-      bench: '4',
-      figure: 'full snapshot: server CPU',
-      value: r.snapshot.medianCpuMs,
-      unit: 'ms',
-      target: '',
-    });
-    fig({
-      bench: '4',
-      figure: 'full snapshot: bytes',
-      value: r.snapshot.bytes / 1024 / 1024,
-      unit: 'MB',
-      target: '',
-    });
-    fig({
-      bench: '4',
-      figure: `incremental pull after ${r.incremental.changesMade} changes (median)`,
-      value: r.incremental.ms.p50,
-      unit: 'ms',
-      target: '< 20 ms',
-      pass: r.incremental.ms.p50 < 20,
-    });
-    fig({
-      bench: '4',
-      figure: 'incremental pull: server CPU',
-      value: r.incremental.cpuMs,
-      unit: 'ms',
-      target: '',
-    });
-    fig({
-      bench: '4',
-      figure: 'incremental pull: max',
-      value: r.incremental.ms.max,
-      unit: 'ms',
-      target: '',
-    });
-    fig({
-      bench: '4',
-      figure: 'incremental pull: bytes',
-      value: r.incremental.bytes / 1024,
-      unit: 'KB',
-      target: '',
-    });
+    const snap = `full snapshot, ${world.pull.pings} pings (${r.snapshot.pages} pages)`;
+    const ms = r.snapshot.medianMs;
+    check('4', snap, ms, 'ms', '< 1000 ms', ms < 1000);
+    info('4', 'full snapshot: server CPU', r.snapshot.medianCpuMs, 'ms');
+    info('4', 'full snapshot: bytes', r.snapshot.bytes / 1024 / 1024, 'MB');
+    const inc = `incremental pull after ${r.incremental.changesMade} changes (median)`;
+    const incMs = r.incremental.ms.p50;
+    check('4', inc, incMs, 'ms', '< 20 ms', incMs < 20);
+    info('4', 'incremental pull: max', r.incremental.ms.max, 'ms');
+    info('4', 'incremental pull: server CPU', r.incremental.cpuMs, 'ms');
+    info('4', 'incremental pull: bytes', r.incremental.bytes / 1024, 'KB');
+    noise('4', stop);
   }
 } finally {
   await closeSockets(ringSockets);

@@ -18,6 +18,8 @@ export interface DeliveryLevel {
   http: Summary;
   rssMb: number;
   openSeconds: number;
+  /** Deliveries over 50 ms: seconds into the level's run, and how long (to spot periodic stalls). */
+  slow: { atS: number; ms: number }[];
 }
 
 export interface DeliveryResult {
@@ -81,10 +83,14 @@ export async function benchDelivery(opts: {
     for (let i = 0; i < 20; i++) await one(); // warm-up, not counted
     const delivery: number[] = [];
     const http: number[] = [];
+    const slow: DeliveryLevel['slow'] = [];
+    const start = performance.now();
     for (let i = 0; i < opts.pings; i++) {
+      const at = (performance.now() - start) / 1000;
       const r = await one();
       delivery.push(r.delivery);
       http.push(r.http);
+      if (r.delivery > 50) slow.push({ atS: Math.round(at * 10) / 10, ms: Math.round(r.delivery) });
       await sleep(opts.intervalMs);
     }
     levels.push({
@@ -93,6 +99,7 @@ export async function benchDelivery(opts: {
       http: summarise(http),
       rssMb: rssMb(server.pid),
       openSeconds,
+      slow,
     });
   }
   await closeSockets([rx, ...open]);

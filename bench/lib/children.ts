@@ -88,3 +88,29 @@ export function cpuMs(pid: number): number {
   return (ticks * 1000) / CLOCK_TICKS;
 }
 const CLOCK_TICKS = 100;
+
+/** Busy CPU time of the whole machine so far (all CPUs, user + system + irq), in ms. */
+export function machineBusyMs(): number {
+  const [cpu] = readFileSync('/proc/stat', 'utf8').split('\n');
+  const t = cpu!.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+  const busy = t[0]! + t[1]! + t[2]! + t[5]! + t[6]! + t[7]!;
+  return (busy * 1000) / CLOCK_TICKS;
+}
+
+/**
+ * How busy the rest of the machine was: starts a meter over the given processes (the bench's
+ * own: this one and its children); `stop()` answers the average number of CPUs that every
+ * other process kept busy meanwhile (other engineers' tests, builds).
+ */
+export function otherLoadMeter(pids: () => number[]): () => number {
+  const own = () => pids().reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const t0 = performance.now();
+  const busy0 = machineBusyMs();
+  const own0 = own();
+  return () => {
+    const wall = performance.now() - t0;
+    const others = machineBusyMs() - busy0 - (own() - own0);
+    return Math.max(0, others / wall);
+  };
+}

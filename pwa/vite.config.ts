@@ -66,7 +66,12 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // Libraries change less often than the app: a separate chunk stays cached across releases.
-        codeSplitting: { groups: [{ name: 'vendor', test: /[\\/]node_modules[\\/]/ }] },
+        // shared/src/csp.ts rides in the vendor chunk, which runs before the entry's own code.
+        codeSplitting: {
+          groups: [
+            { name: 'vendor', test: /[\\/]node_modules[\\/]|[\\/]shared[\\/]src[\\/]csp\.ts$/ },
+          ],
+        },
       },
     },
   },

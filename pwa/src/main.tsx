@@ -1,4 +1,6 @@
 /** Start-up: open the device database, settle the session, then render and register the SW. */
+// First: zod must not probe for eval under the app's CSP (shared/src/csp.ts).
+import '@pingme/shared/csp';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -7,6 +7,8 @@
  *   4. Background Sync: the 'outbox' tag flushes the outbox, through an open tab or right here
  *      (see flushOutboxInBackground).
  */
+// First: zod must not probe for eval under the app's CSP (shared/src/csp.ts).
+import '@pingme/shared/csp';
 import { clientsClaim } from 'workbox-core';
 import {
   cleanupOutdatedCaches,

@@ -1,2 +1,0 @@
-/** The same helpers as ./people (kept under both names: tests import either). */
-export * from './people';

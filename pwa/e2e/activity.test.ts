@@ -6,8 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { ActivityPage, NotificationsPage } from './pages/activity-page';
 import { seriousA11yProblems } from './support/axe';
 import { artifact } from './support/browser';
-import { PROUD_PROMPT, askAnchor, customPing, named, pageAs, ping } from './support/friends';
-import { befriend, call } from './support/people';
+import {
+  DEFAULT_PROMPT_IDS,
+  askAnchor,
+  befriend,
+  call,
+  customPing,
+  named,
+  pageAs,
+  sendPingByApi,
+} from './support/people';
 
 describe('activity', () => {
   it('a new person sees every empty state', async () => {
@@ -33,9 +41,9 @@ describe('activity', () => {
     const [ann, ben, cat] = await Promise.all([named('Ann'), named('Ben'), named('Cat')]);
     await befriend(ann, ben);
     await befriend(ann, cat);
-    const toBen = await ping(ann, ben);
+    const toBen = await sendPingByApi(ann, ben);
     expect((await call(ben, 'PATCH', `/api/pings/${toBen.id}/read`, {})).status).toBe(200);
-    const fromBen = await ping(ben, ann, PROUD_PROMPT);
+    const fromBen = await sendPingByApi(ben, ann, DEFAULT_PROMPT_IDS.proud);
     const anchor = await askAnchor(ben, ann);
     expect(
       (
@@ -156,7 +164,7 @@ describe('notifications', () => {
   it('mixes requests, anchor requests, anchor activity and pings; marks requests viewed after 2 s', async () => {
     const [ann, ben, cat] = await Promise.all([named('Ann'), named('Ben'), named('Cat')]);
     await befriend(ann, ben);
-    await ping(ben, ann);
+    await sendPingByApi(ben, ann);
     const anchor = await askAnchor(ben, ann);
     const asked = await call<{ requestId: string }>(cat, 'POST', '/api/friends/request', {
       friendId: ann.id,

@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { AnalyticsPage } from './pages/analytics-page';
 import { seriousA11yProblems } from './support/axe';
 import { artifact, newPage } from './support/browser';
-import { befriend, call, pageAs, person, ping, signInPage } from './support/profile-people';
+import { befriend, call, pageAs, person, ping, signInPage } from './support/people';
 import { startProxy } from './support/proxy';
 
 describe('analytics and energy', () => {

@@ -12,8 +12,15 @@ import {
 import { InvitePage } from './pages/invite-page';
 import { seriousA11yProblems } from './support/axe';
 import { artifact } from './support/browser';
-import { PROUD_PROMPT, inviteCodeOf, named, pageAs, ping } from './support/friends';
-import { befriend, call } from './support/people';
+import {
+  DEFAULT_PROMPT_IDS,
+  befriend,
+  call,
+  inviteCodeOf,
+  named,
+  pageAs,
+  sendPingByApi,
+} from './support/people';
 
 describe('friends', () => {
   it('A finds B on friend search and asks; B accepts on /friends and sees Friend Added!', async () => {
@@ -165,8 +172,8 @@ describe('friends', () => {
   it('the insights dialog shows the numbers of the last 30 days', async () => {
     const [ann, ben] = await Promise.all([named('Ann'), named('Ben')]);
     await befriend(ann, ben);
-    for (let i = 0; i < 3; i++) await ping(ann, ben, PROUD_PROMPT);
-    await ping(ben, ann);
+    for (let i = 0; i < 3; i++) await sendPingByApi(ann, ben, DEFAULT_PROMPT_IDS.proud);
+    await sendPingByApi(ben, ann);
 
     const page = await pageAs(ann, '/friends');
     const friends = new FriendsPage(page);
@@ -211,7 +218,8 @@ describe('friends', () => {
     const [ann, ben, cat] = await Promise.all([named('Ann'), named('Ben'), named('Cat')]);
     await befriend(ann, ben);
     const sent = [];
-    for (let i = 0; i < 6; i++) sent.push(await ping(i % 2 ? ben : ann, i % 2 ? ann : ben));
+    for (let i = 0; i < 6; i++)
+      sent.push(await sendPingByApi(i % 2 ? ben : ann, i % 2 ? ann : ben));
     expect(
       (await call(ben, 'POST', `/api/pings/${sent[0]!.id}/reactions`, { reactionType: 'heart' }))
         .status,

@@ -18,7 +18,7 @@ import {
   requestFriendship,
   sendPingByApi,
   signInPage,
-} from './support/home-api';
+} from './support/people';
 
 const MISS_YOU = 'Ping me when you miss me';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { LibraryPage } from './pages/library-page';
 import { seriousA11yProblems } from './support/axe';
 import { artifact, newPage } from './support/browser';
-import { befriend, call, eventually, person, receivedPings, signInPage } from './support/home-api';
+import { befriend, call, eventually, person, receivedPings, signInPage } from './support/people';
 
 const RAINBOW = 'Ping me when you see a rainbow';
 

@@ -12,7 +12,7 @@ import {
   requestFriendship,
   sendPingByApi,
   signInPage,
-} from './support/home-api';
+} from './support/people';
 
 describe('global navigation', () => {
   it('the Pings badge counts unread pings and falls once they are read', async () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { PingsPage } from './pages/pings-page';
 import { artifact, newPage } from './support/browser';
 import { befriend, call, person, signInPage, type Person } from './support/people';
-import { seriousA11yProblemsIn } from './support/sync-support';
+import { seriousA11yProblemsIn } from './support/axe';
 
 /** Home's sections of the ping flow, the top bar (sync status) and the open dialog. */
 const OURS = ['.your-pings', '.recent-activity', '.top-bar', '[role="dialog"]', '.new-ping-banner'];

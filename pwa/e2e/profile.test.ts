@@ -7,17 +7,8 @@ import { AnchorDialogModel } from './pages/anchor-dialog';
 import { PrivacyPage } from './pages/privacy-page';
 import { ProfilePage } from './pages/profile-page';
 import { seriousA11yProblems } from './support/axe';
-import { artifact } from './support/browser';
-import {
-  befriend,
-  call,
-  outboxEmpty,
-  pageAs,
-  person,
-  ping,
-  selfOf,
-  type Person,
-} from './support/profile-people';
+import { artifact, outboxEmpty } from './support/browser';
+import { befriend, call, pageAs, person, ping, selfRecord, type Person } from './support/people';
 
 /** A PNG of the given size drawn by the browser itself (no image library on the Node side). */
 async function generatedPng(page: Page, width: number, height: number): Promise<Buffer> {
@@ -39,7 +30,7 @@ async function generatedPng(page: Page, width: number, height: number): Promise<
   return Buffer.from(base64, 'base64');
 }
 
-const me = selfOf;
+const me = selfRecord;
 
 async function openAs(who: Person, userId?: string) {
   const page = await pageAs(who);
@@ -281,7 +272,7 @@ describe('Settings tab', () => {
     await page.getByRole('button', { name: 'Save Preferences' }).click();
     await profile.toast('Profile updated successfully!').waitFor();
     await outboxEmpty(page);
-    expect(await selfOf(bea)).toMatchObject({
+    expect(await selfRecord(bea)).toMatchObject({
       quietHoursStart: '22:00',
       quietHoursEnd: '07:30',
       rateLimitPerDay: 1,
@@ -342,7 +333,7 @@ describe('Privacy Settings', () => {
     expect(await privacy.visibilitySwitch.getAttribute('aria-checked')).toBe('false');
     await page.getByRole('switch', { name: 'Private Profile' }).waitFor();
     await outboxEmpty(page);
-    await expect.poll(async () => (await selfOf(pia)).profileVisibility).toBe('private');
+    await expect.poll(async () => (await selfRecord(pia)).profileVisibility).toBe('private');
     // Enabled again once the pull brings the server's record (no longer pending).
     await expect.poll(() => privacy.visibilitySwitch.isEnabled()).toBe(true);
     expect(await search()).toEqual([]);

@@ -19,7 +19,7 @@ import {
   person,
   selfRecord,
   signInPage,
-} from './support/home-api';
+} from './support/people';
 
 /** A 4x4 PNG, enough for the photo pipeline to decode and re-encode. */
 const PNG = Buffer.from(

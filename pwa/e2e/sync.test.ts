@@ -8,15 +8,21 @@ import { uuidv7 } from '@pingme/shared';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { PingsPage } from './pages/pings-page';
-import { artifact, baseUrl, newPage } from './support/browser';
-import { befriend, call, person, signInPage, type Person } from './support/people';
-import { startSlowProxy, type SlowProxy } from './support/slow-proxy';
-import { dexieRows, removeFriendshipInDb } from './support/sync-support';
+import { artifact, baseUrl, dexieRows, newPage } from './support/browser';
+import {
+  befriend,
+  call,
+  person,
+  removeFriendshipInDb,
+  signInPage,
+  type Person,
+} from './support/people';
+import { startProxy, type LoopbackProxy } from './support/proxy';
 
 const HUG_ID = '00000000-0000-7000-8000-000000000001';
 const HUG = 'Ping me when you need a hug';
 
-let proxy: SlowProxy | undefined;
+let proxy: LoopbackProxy | undefined;
 afterEach(async () => {
   await proxy?.close();
   proxy = undefined;
@@ -63,7 +69,7 @@ describe('sync engine', () => {
   it('(a) a ping sent offline shows at once as pending and reaches the friend once when the network returns', async () => {
     const [ada, bo] = await Promise.all([person('Ada'), person('Bo')]);
     await befriend(ada, bo);
-    proxy = await startSlowProxy(inject('serverPort'));
+    proxy = await startProxy(inject('serverPort'));
     const sender = await home(ada, 1, proxy.url);
 
     await proxy.cut();
@@ -133,7 +139,7 @@ describe('sync engine', () => {
     await befriend(ada, bo);
     const limit = await call(bo, 'PUT', '/api/profile/update', { rateLimitPerDay: 1000 });
     expect(limit.status).toBe(200);
-    proxy = await startSlowProxy(inject('serverPort'));
+    proxy = await startProxy(inject('serverPort'));
     const sender = await home(ada, 1, proxy.url);
     proxy.setDelay(200, 400);
 

@@ -16,14 +16,33 @@ export interface A11yProblem {
   targets: string[];
 }
 
+/** Serious and critical violations on the whole page. */
 export async function seriousA11yProblems(page: Page): Promise<A11yProblem[]> {
+  return seriousIn(page, null);
+}
+
+/**
+ * The same on parts of the page only (the sections a test owns; others' sections are checked by
+ * their own tests); selectors that match nothing are skipped.
+ */
+export async function seriousA11yProblemsIn(
+  page: Page,
+  selectors: string[],
+): Promise<A11yProblem[]> {
+  return seriousIn(page, selectors);
+}
+
+async function seriousIn(page: Page, selectors: string[] | null): Promise<A11yProblem[]> {
   // Evaluated through the DevTools protocol, which the app's CSP (script-src 'self') allows;
   // a <script> tag with inline content would be refused.
   await page.evaluate(axeSource);
-  const results = await page.evaluate(() =>
-    (window as unknown as { axe: { run(ctx: Document): Promise<AxeResults> } }).axe.run(document),
-  );
-  return results.violations
+  const violations = await page.evaluate(async (include) => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown): Promise<AxeResults> } }).axe;
+    if (include === null) return (await axe.run(document)).violations;
+    const present = include.filter((s) => document.querySelector(s));
+    return (await axe.run({ include: present.map((s) => [s]) })).violations;
+  }, selectors);
+  return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({
       id: v.id,

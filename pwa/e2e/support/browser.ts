@@ -102,3 +102,36 @@ export async function linkFromMail(to: string, subject: RegExp): Promise<string>
   }
   throw new Error(`no mail matching ${subject} to ${to}`);
 }
+
+/** Rows of a Dexie table in the page (the app's database `pingme`). */
+export async function dexieRows<T = Record<string, unknown>>(
+  page: Page,
+  table: string,
+): Promise<T[]> {
+  return page.evaluate(
+    (name) =>
+      new Promise<T[]>((resolve, reject) => {
+        const open = indexedDB.open('pingme');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const idb = open.result;
+          if (!idb.objectStoreNames.contains(name)) {
+            idb.close();
+            return resolve([]);
+          }
+          const req = idb.transaction(name, 'readonly').objectStore(name).getAll();
+          req.onsuccess = () => {
+            idb.close();
+            resolve(req.result as T[]);
+          };
+          req.onerror = () => reject(req.error);
+        };
+      }),
+    table,
+  );
+}
+
+/** Waits until the outbox is empty: the sync status shows nothing waiting to send. */
+export async function outboxEmpty(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector('.sync-status__waiting'));
+}

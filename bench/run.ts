@@ -114,6 +114,7 @@ try {
     server.url,
     world.ring.users.map((u) => u.cookie),
   );
+  info('0', 'server RSS at start, 300 sockets', rssMb(server.pid), 'MB');
   let newPings = 0;
   for (const ws of ringSockets) {
     ws.on('message', (d: Buffer) => {
@@ -167,7 +168,7 @@ try {
       intervalMs: P.deliveryIntervalMs,
     });
     raw.delivery = r;
-    info('2', 'server RSS, ring sockets only', r.idleRssMb, 'MB');
+    info('2', 'server RSS before, 300 sockets', r.idleRssMb, 'MB');
     for (const l of r.levels) {
       const n = `${l.otherSockets} sockets`;
       info('2', `delivery p50, ${n}`, l.delivery.p50, 'ms');

@@ -3,7 +3,7 @@ import { displayName, relativeTime, type Mood, type SyncFriendship } from '@ping
 import { Link } from '@tanstack/react-router';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
-import { ChartIcon, GiftIcon, SmileIcon } from './FriendIcons';
+import { ChartIcon, GiftIcon, SmileIcon } from '../icons';
 import { isPending } from '../../sync/local-write';
 
 export type FriendAction = 'surprise' | 'mood' | 'fr-insights';

@@ -7,7 +7,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { Avatar } from '../Avatar';
 import { buttonClass } from '../Button';
 import { Screen } from '../Screen';
-import { BackIcon, SendIcon } from './FriendIcons';
+import { BackIcon, SendIcon } from '../icons';
 import {
   useFriend,
   useFriendStats,

@@ -8,7 +8,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { Avatar } from '../Avatar';
 import { buttonClass } from '../Button';
 import { Screen } from '../Screen';
-import { BackIcon } from './FriendIcons';
+import { BackIcon } from '../icons';
 import { SendToFriend } from './SendToFriend';
 import { summaryOf } from './optimistic';
 import { useFriend } from './useFriendProfile';

@@ -15,7 +15,7 @@ import { Button } from '../Button';
 import { Tabs } from '../Tabs';
 import { TextField } from '../TextField';
 import { CountedTextArea } from './CountedTextArea';
-import { SendIcon } from './FriendIcons';
+import { SendIcon } from '../icons';
 import { PromptPicker } from './PromptPicker';
 import { sendCustomPing, sendPromptPing } from './writes';
 

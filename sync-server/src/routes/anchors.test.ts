@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { uuidv7 } from '@pingme/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser, startTestServer, type MadeUser, type TestServer } from '../../test/harness';
+import {
+  makeFriends,
+  makeUser,
+  startTestServer,
+  type MadeUser,
+  type TestServer,
+} from '../../test/harness';
 import { loadAnchors, visibleAnchorIds } from '../db/anchors';
 import { ANCHOR_MESSAGES } from './anchors';
 
@@ -10,22 +16,6 @@ beforeAll(async () => {
   server = await startTestServer();
 });
 afterAll(() => server.stop());
-
-/** An accepted friendship written straight into the table (independent of the friends routes). */
-async function befriend(a: MadeUser, b: MadeUser) {
-  const at = new Date().toISOString();
-  await server.database.db
-    .insertInto('friendships')
-    .values({
-      id: randomUUID(),
-      requesterId: a.id,
-      addresseeId: b.id,
-      status: 'accepted',
-      createdAt: at,
-      acceptedAt: at,
-    })
-    .execute();
-}
 
 async function friends(n: number): Promise<MadeUser[]> {
   const people = await Promise.all(Array.from({ length: n }, () => makeUser(server)));
@@ -72,7 +62,7 @@ describe('anchors: signed out', () => {
 describe('POST /api/profile/anchors', () => {
   it('asks a friend: a pending request both sides see, announced to the friend', async () => {
     const [a, b] = await friends(2);
-    await befriend(a!, b!);
+    await makeFriends(a!, b!);
     const announced: [string, unknown][] = [];
     const listener = (to: string, anchor: unknown) => announced.push([to, anchor]);
     server.events.on('anchorRequest', listener);
@@ -112,7 +102,7 @@ describe('POST /api/profile/anchors', () => {
 
   it('keeps the emoji and colour it is given, and the client id', async () => {
     const [a, b] = await friends(2);
-    await befriend(a!, b!);
+    await makeFriends(a!, b!);
     const id = uuidv7();
     const res = await ask(a!, b!, { id, emoji: '☕', color: '#00AA11' });
     expect(res.status).toBe(201);
@@ -132,7 +122,7 @@ describe('POST /api/profile/anchors', () => {
     [{ text: 'ok', id: 'not-an-id' }, 'Must be a valid id'],
   ])('rejects %j with "%s"', async (extra, message) => {
     const [a, b] = await friends(2);
-    await befriend(a!, b!);
+    await makeFriends(a!, b!);
     const res = await a!.client.post('/api/profile/anchors', { friendId: b!.id, ...extra });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_failed');
@@ -165,7 +155,7 @@ describe('POST /api/profile/anchors', () => {
 
   it('allows one anchor per pair: asking again while pending or accepted is 409', async () => {
     const [a, b] = await friends(2);
-    await befriend(a!, b!);
+    await makeFriends(a!, b!);
     const first = await ask(a!, b!);
     expect(first.status).toBe(201);
     const again = await ask(a!, b!, { text: 'Another one' });
@@ -188,7 +178,7 @@ describe('POST /api/profile/anchors', () => {
 
   it('auto-accepts when the friend had already asked you', async () => {
     const [a, b] = await friends(2);
-    await befriend(a!, b!);
+    await makeFriends(a!, b!);
     const theirs = await ask(b!, a!, { text: 'Ping me when you need me', emoji: '🫂' });
     expect(theirs.status).toBe(201);
 
@@ -217,7 +207,7 @@ describe('POST /api/profile/anchors', () => {
 
   it('lets a declined anchor be asked again', async () => {
     const [a, b] = await friends(2);
-    await befriend(a!, b!);
+    await makeFriends(a!, b!);
     const first = await ask(a!, b!);
     const no = await b!.client.patch(`/api/profile/anchors/${first.body.id}/respond`, {
       response: 'decline',
@@ -236,7 +226,7 @@ describe('POST /api/profile/anchors', () => {
 
     // The friend who declined may also ask themselves.
     const [c, d] = await friends(2);
-    await befriend(c!, d!);
+    await makeFriends(c!, d!);
     const cd = await ask(c!, d!);
     await d!.client.patch(`/api/profile/anchors/${cd.body.id}/respond`, { response: 'decline' });
     const dc = await ask(d!, c!);
@@ -247,7 +237,7 @@ describe('POST /api/profile/anchors', () => {
   it('limits everyone to 5 anchors, counting pending and accepted ones', async () => {
     const me = await makeUser(server);
     const others = await friends(7);
-    for (const o of others) await befriend(me, o);
+    for (const o of others) await makeFriends(me, o);
     // Two accepted (one each way), three pending from me.
     const a0 = await ask(me, others[0]!);
     await others[0]!.client.patch(`/api/profile/anchors/${a0.body.id}/respond`, {
@@ -280,7 +270,7 @@ describe('POST /api/profile/anchors', () => {
 
   it('replays an Idempotency-Key: one row, the same answer, Idempotent-Replayed', async () => {
     const [a, b] = await friends(2);
-    await befriend(a!, b!);
+    await makeFriends(a!, b!);
     const before = await anchorRowCount();
     const first = await ask(a!, b!, {}, 'anchor-create-1');
     const second = await ask(a!, b!, {}, 'anchor-create-1');
@@ -294,7 +284,7 @@ describe('POST /api/profile/anchors', () => {
 
   it('treats a repeated create with the same id as the same anchor (200, nothing new)', async () => {
     const [a, b] = await friends(2);
-    await befriend(a!, b!);
+    await makeFriends(a!, b!);
     const id = uuidv7();
     const first = await ask(a!, b!, { id });
     const again = await ask(a!, b!, { id });
@@ -303,7 +293,7 @@ describe('POST /api/profile/anchors', () => {
     expect(again.body).toEqual(first.body);
     // Someone else cannot take that id.
     const [c, d] = await friends(2);
-    await befriend(c!, d!);
+    await makeFriends(c!, d!);
     const taken = await ask(c!, d!, { id });
     expect(taken.status).toBe(409);
     expect(taken.body.error).toBe(ANCHOR_MESSAGES.idTaken);
@@ -313,7 +303,7 @@ describe('POST /api/profile/anchors', () => {
 describe('PATCH /api/profile/anchors/{id}/respond', () => {
   it('accepts: both people see the anchor, with change-log rows for both', async () => {
     const [a, b] = await friends(2);
-    await befriend(a!, b!);
+    await makeFriends(a!, b!);
     const req = await ask(a!, b!);
     const res = await b!.client.patch(`/api/profile/anchors/${req.body.id}/respond`, {
       response: 'accept',
@@ -332,8 +322,8 @@ describe('PATCH /api/profile/anchors/{id}/respond', () => {
 
   it('only the receiver answers: the sender is 403, a stranger and an unknown id 404', async () => {
     const [a, b, stranger] = await friends(3);
-    await befriend(a!, b!);
-    await befriend(a!, stranger!);
+    await makeFriends(a!, b!);
+    await makeFriends(a!, stranger!);
     const req = await ask(a!, b!);
     const path = `/api/profile/anchors/${req.body.id}/respond`;
     const bySender = await a!.client.patch(path, { response: 'accept' });
@@ -353,7 +343,7 @@ describe('PATCH /api/profile/anchors/{id}/respond', () => {
 
   it('answering twice is 409', async () => {
     const [a, b] = await friends(2);
-    await befriend(a!, b!);
+    await makeFriends(a!, b!);
     const req = await ask(a!, b!);
     const path = `/api/profile/anchors/${req.body.id}/respond`;
     expect((await b!.client.patch(path, { response: 'decline' })).status).toBe(200);
@@ -370,7 +360,7 @@ describe('PATCH /api/profile/anchors/{id}/respond', () => {
     [{ response: 'accept', extra: 1 }, 'Unknown field: extra'],
   ])('rejects %j with "%s"', async (body, message) => {
     const [a, b] = await friends(2);
-    await befriend(a!, b!);
+    await makeFriends(a!, b!);
     const req = await ask(a!, b!);
     const res = await b!.client.patch(`/api/profile/anchors/${req.body.id}/respond`, body);
     expect(res.status).toBe(400);
@@ -386,7 +376,7 @@ describe('PATCH /api/profile/anchors/{id}/respond', () => {
 
   it('replays an Idempotency-Key for an answer', async () => {
     const [a, b] = await friends(2);
-    await befriend(a!, b!);
+    await makeFriends(a!, b!);
     const req = await ask(a!, b!);
     const path = `/api/profile/anchors/${req.body.id}/respond`;
     const headers = { 'Idempotency-Key': 'respond-1' };
@@ -403,7 +393,7 @@ describe('PATCH /api/profile/anchors/{id}/respond', () => {
 describe('anchors_active_pair index', () => {
   it('refuses a second pending-or-accepted anchor for a pair, whoever asked, but not a declined one', async () => {
     const [a, b] = await friends(2);
-    await befriend(a!, b!);
+    await makeFriends(a!, b!);
     const first = await ask(a!, b!);
     const row = (userId: string, friendId: string, status: 'pending' | 'declined') => ({
       id: uuidv7(),
@@ -437,7 +427,7 @@ describe('anchors_active_pair index', () => {
 describe('sync loaders', () => {
   it('loadAnchors and visibleAnchorIds show an anchor only to its two people', async () => {
     const [a, b, c] = await friends(3);
-    await befriend(a!, b!);
+    await makeFriends(a!, b!);
     const one = await ask(a!, b!);
     const db = server.database.db;
     expect((await loadAnchors(db, a!.id, [one.body.id]))[0]).toMatchObject({

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ENERGY_TIPS, energyLevel, energyScore, energyTips, uuidv7 } from '@pingme/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser, startTestServer, type MadeUser, type TestServer } from '../../test/harness';
+import {
+  makeFriends,
+  makeUser,
+  startTestServer,
+  type MadeUser,
+  type TestServer,
+} from '../../test/harness';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -14,22 +20,6 @@ const DAY = 24 * HOUR;
 const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
 /** A moment earlier today (UTC), however soon after midnight the test runs. */
 const earlierToday = () => Math.floor((Date.now() % DAY) / 2);
-
-/** An accepted friendship written straight into the table (independent of the friends routes). */
-async function befriend(a: MadeUser, b: MadeUser) {
-  const at = iso(0);
-  await server.database.db
-    .insertInto('friendships')
-    .values({
-      id: randomUUID(),
-      requesterId: a.id,
-      addresseeId: b.id,
-      status: 'accepted',
-      createdAt: at,
-      acceptedAt: at,
-    })
-    .execute();
-}
 
 async function ping(from: MadeUser, to: MadeUser, msAgo: number): Promise<string> {
   const id = uuidv7(Date.now() - msAgo);
@@ -83,7 +73,7 @@ async function mood(from: MadeUser, to: MadeUser, msAgo: number) {
  */
 async function scenario() {
   const [a, b] = await Promise.all([makeUser(server), makeUser(server)]);
-  await befriend(a, b);
+  await makeFriends(a, b);
   await ping(a, b, earlierToday());
   const fromB = await ping(b, a, DAY);
   await ping(a, b, 2 * DAY);
@@ -116,7 +106,7 @@ describe('GET /api/energy/all', () => {
 
   it('computes a fresh entry for a friend without a snapshot', async () => {
     const [a, b] = await Promise.all([makeUser(server), makeUser(server)]);
-    await befriend(b, a);
+    await makeFriends(b, a);
     const res = await a.client.get('/api/energy/all');
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
@@ -199,7 +189,7 @@ describe('GET /api/energy/all', () => {
     const { a, b } = await scenario();
     await a.client.post('/api/energy/update-all');
     const c = await makeUser(server);
-    await befriend(c, a);
+    await makeFriends(c, a);
     const res = await a.client.get('/api/energy/all');
     expect(res.body.map((e: { friendId: string }) => e.friendId)).toEqual([b.id, c.id]);
     expect(res.body[1]).toMatchObject({ energyScore: 0, energyLevel: 'Low' });

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { MOODS, uuidv7 } from '@pingme/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser, startTestServer, type MadeUser, type TestServer } from '../../test/harness';
+import {
+  makeFriends,
+  makeUser,
+  startTestServer,
+  type MadeUser,
+  type TestServer,
+} from '../../test/harness';
 import { loadMoods, visibleMoodIds } from '../db/moods';
 import { MOOD_MESSAGES } from './moods';
 
@@ -11,26 +17,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-/** An accepted friendship written straight into the table (independent of the friends routes). */
-async function befriend(a: MadeUser, b: MadeUser) {
-  const at = new Date().toISOString();
-  await server.database.db
-    .insertInto('friendships')
-    .values({
-      id: randomUUID(),
-      requesterId: a.id,
-      addresseeId: b.id,
-      status: 'accepted',
-      createdAt: at,
-      acceptedAt: at,
-    })
-    .execute();
-}
-
 async function pair(): Promise<[MadeUser, MadeUser]> {
   const a = await makeUser(server);
   const b = await makeUser(server);
-  await befriend(a, b);
+  await makeFriends(a, b);
   return [a, b];
 }
 
@@ -183,7 +173,7 @@ describe('GET /api/moods/{friendId}/latest', () => {
   it('never shows a mood shared with someone else, and is 404 for a non-friend', async () => {
     const [a, b] = await pair();
     const c = await makeUser(server);
-    await befriend(a, c);
+    await makeFriends(a, c);
     await share(a, b, { mood: 'romantic' });
     // c is a's friend, but a shared nothing with c.
     const forC = await c.client.get(`/api/moods/${a.id}/latest`);

@@ -8,7 +8,6 @@ import {
   type MadeUser,
   type TestServer,
 } from '../../test/harness';
-import { areFriends } from '../db/friendships';
 import { loadMoments, loadPings, visibleMomentIds, visiblePingIds } from '../db/pings';
 
 let server: TestServer;
@@ -26,41 +25,21 @@ beforeAll(async () => {
   bob = await makeUser(server, { firstName: 'Bob' });
   carol = await makeUser(server, { firstName: 'Carol' });
   eve = await makeUser(server, { firstName: 'Eve' });
-  await befriend(alice, bob);
-  await befriend(alice, carol);
-  await befriend(carol, bob);
+  await makeFriends(alice, bob);
+  await makeFriends(alice, carol);
+  await makeFriends(carol, bob);
 });
 afterAll(() => server.stop());
 
 const db = () => server.database.db;
-
-/** Friends through the API; a direct row if the friends routes are not there. */
-async function befriend(a: MadeUser, b: MadeUser) {
-  try {
-    await makeFriends(a, b);
-  } catch {
-    await db()
-      .insertInto('friendships')
-      .values({
-        id: randomUUID(),
-        requesterId: a.id,
-        addresseeId: b.id,
-        status: 'accepted',
-        createdAt: new Date().toISOString(),
-        acceptedAt: new Date().toISOString(),
-      })
-      .execute();
-  }
-  expect(await areFriends(db(), a.id, b.id)).toBe(true);
-}
 
 /** Three fresh people: a and b friends, c friends with b only. */
 async function trio() {
   const a = await makeUser(server, { firstName: 'Ann' });
   const b = await makeUser(server, { firstName: 'Ben' });
   const c = await makeUser(server, { firstName: 'Cid' });
-  await befriend(a, b);
-  await befriend(c, b);
+  await makeFriends(a, b);
+  await makeFriends(c, b);
   return { a, b, c };
 }
 
@@ -357,7 +336,7 @@ describe('POST /api/pings/group', () => {
   it('is all or nothing: one receiver over their limit fails the call with 429', async () => {
     const { b, c } = await trio();
     const d = await makeUser(server, { firstName: 'Dee' });
-    await befriend(c, d);
+    await makeFriends(c, d);
     await setDailyLimit(d, 1);
     await send(c, d);
     const res = await c.client.post('/api/pings/group', {
@@ -373,7 +352,7 @@ describe('POST /api/pings/group', () => {
 
   it('replays an Idempotency-Key and a repeated group id without creating pings', async () => {
     const { a, b, c } = await trio();
-    await befriend(a, c);
+    await makeFriends(a, c);
     const headers = { 'Idempotency-Key': `g-${randomUUID()}` };
     const body = { promptId: HUG, receiverIds: [b.id, c.id] };
     const one = await a.client.post('/api/pings/group', body, { headers });

@@ -8,7 +8,6 @@ import {
   type MadeUser,
   type TestServer,
 } from '../../test/harness';
-import { areFriends } from '../db/friendships';
 import { loadPrompts, visiblePromptIds } from '../db/prompts';
 import { DEFAULT_PROMPTS } from '../db/migrations/003-default-prompts';
 
@@ -24,33 +23,13 @@ beforeAll(async () => {
   bob = await makeUser(server, { firstName: 'Bob' });
   carol = await makeUser(server, { firstName: 'Carol' });
   eve = await makeUser(server, { firstName: 'Eve' });
-  await befriend(alice, bob);
-  await befriend(carol, bob);
+  await makeFriends(alice, bob);
+  await makeFriends(carol, bob);
 });
 afterAll(() => server.stop());
 
 const db = () => server.database.db;
 const FIRST_DEFAULT = '00000000-0000-7000-8000-000000000001';
-
-/** Friends through the API; a direct row if the friends routes are not there yet. */
-async function befriend(a: MadeUser, b: MadeUser) {
-  try {
-    await makeFriends(a, b);
-  } catch {
-    await db()
-      .insertInto('friendships')
-      .values({
-        id: randomUUID(),
-        requesterId: a.id,
-        addresseeId: b.id,
-        status: 'accepted',
-        createdAt: new Date().toISOString(),
-        acceptedAt: new Date().toISOString(),
-      })
-      .execute();
-  }
-  expect(await areFriends(db(), a.id, b.id)).toBe(true);
-}
 
 async function promptRows(ownerId: string) {
   return db().selectFrom('prompts').selectAll().where('ownerId', '=', ownerId).execute();

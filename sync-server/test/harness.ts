@@ -5,6 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { PullChange, PullResponse } from '@pingme/shared';
+import { expect } from 'vitest';
 import { loadConfig, type Config } from '../src/config';
 import { startServer, type RunningServer } from '../src/server';
 import type { Mailer } from '../src/services/mail';
@@ -170,4 +172,34 @@ export async function makeFriends(a: MadeUser, b: MadeUser): Promise<void> {
   if (req.body.status === 'accepted') return;
   const acc = await b.client.post('/api/friends/accept', { requestId: req.body.requestId });
   if (acc.status !== 200) throw new Error(`accept failed: ${acc.status} ${acc.text}`);
+}
+
+export interface Pulled {
+  changes: PullChange[];
+  cursor: number;
+  pages: PullResponse[];
+}
+
+/**
+ * Pulls until hasMore is false, following snapshot tokens, like the device's pull worker: from
+ * `since` (no cursor: a snapshot), `limit` changes a page when given.
+ */
+export async function pullAll(client: Client, since?: number, limit?: number): Promise<Pulled> {
+  const pages: PullResponse[] = [];
+  let snapshot: string | null = null;
+  let cursor = since;
+  for (;;) {
+    const q = new URLSearchParams();
+    if (snapshot) q.set('snapshot', snapshot);
+    else if (cursor !== undefined) q.set('since', String(cursor));
+    if (limit) q.set('limit', String(limit));
+    const res = await client.get<PullResponse>(`/api/sync/pull?${q}`);
+    expect(res.status).toBe(200);
+    pages.push(res.body);
+    cursor = res.body.cursor;
+    snapshot = res.body.snapshot;
+    if (!res.body.hasMore) break;
+    if (pages.length > 200) throw new Error('pull does not end');
+  }
+  return { changes: pages.flatMap((p) => p.changes), cursor: cursor!, pages };
 }

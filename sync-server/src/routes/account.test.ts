@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   makeFriends,
   makeUser,
+  pullAll,
   startTestServer,
   type Client,
   type MadeUser,
@@ -30,25 +31,6 @@ const PROMPT = '00000000-0000-7000-8000-000000000001';
 const PACK = '0190a000-0000-7000-8000-000000000001';
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-
-async function snapshotCursor(client: Client): Promise<number> {
-  let res = await client.get<PullResponse>('/api/sync/pull');
-  while (res.body.hasMore) {
-    res = await client.get<PullResponse>(`/api/sync/pull?snapshot=${res.body.snapshot}`);
-  }
-  return res.body.cursor;
-}
-async function pullFrom(client: Client, since: number) {
-  const changes: PullResponse['changes'] = [];
-  let cursor = since;
-  for (;;) {
-    const res = await client.get<PullResponse>(`/api/sync/pull?since=${cursor}`);
-    expect(res.status).toBe(200);
-    changes.push(...res.body.changes);
-    cursor = res.body.cursor;
-    if (!res.body.hasMore) return changes;
-  }
-}
 const opOf = (changes: PullResponse['changes'], entity: string, id: string) =>
   changes.find((c) => c.entity === entity && c.id === id)?.op;
 
@@ -182,8 +164,8 @@ describe('DELETE /api/account', () => {
     await a.client.post('/api/energy/update-all');
     await b.client.post('/api/energy/update-all');
 
-    cursorB = await snapshotCursor(b.client);
-    cursorC = await snapshotCursor(c.client);
+    cursorB = (await pullAll(b.client)).cursor;
+    cursorC = (await pullAll(c.client)).cursor;
   });
 
   it('refuses a wrong password with 403 and deletes nothing', async () => {
@@ -219,7 +201,7 @@ describe('DELETE /api/account', () => {
   });
 
   it('the friend’s next pull drops A’s pings, friendship, profile, anchor, moods and their bookmark of A’s ping', async () => {
-    const changes = await pullFrom(b.client, cursorB);
+    const { changes } = await pullAll(b.client, cursorB);
     expect(opOf(changes, 'ping', ids.aToB)).toBe('delete');
     expect(opOf(changes, 'ping', ids.bToA)).toBe('delete');
     expect(opOf(changes, 'friendship', ids.friendship)).toBe('delete');
@@ -238,7 +220,7 @@ describe('DELETE /api/account', () => {
   });
 
   it('the person with a pending request from A gets tombstones too', async () => {
-    const changes = await pullFrom(c.client, cursorC);
+    const { changes } = await pullAll(c.client, cursorC);
     expect(opOf(changes, 'friendship', ids.request)).toBe('delete');
     expect(opOf(changes, 'user', a.id)).toBe('delete');
     expect((await c.client.get('/api/friends/pending')).body.received).toEqual([]);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   makeFriends,
   makeUser,
+  pullAll,
   startTestServer,
   type Client,
   type MadeUser,
@@ -28,26 +29,6 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const db = () => server.database.db;
-
-/** Everything after `since`, following pages, as the device's pull worker does. */
-async function pullFrom(client: Client, since: number) {
-  const changes: PullResponse['changes'] = [];
-  let cursor = since;
-  for (;;) {
-    const res = await client.get<PullResponse>(`/api/sync/pull?since=${cursor}`);
-    expect(res.status).toBe(200);
-    changes.push(...res.body.changes);
-    cursor = res.body.cursor;
-    if (!res.body.hasMore) return { changes, cursor };
-  }
-}
-async function cursorOf(client: Client): Promise<number> {
-  let res = await client.get<PullResponse>('/api/sync/pull');
-  while (res.body.hasMore) {
-    res = await client.get<PullResponse>(`/api/sync/pull?snapshot=${res.body.snapshot}`);
-  }
-  return res.body.cursor;
-}
 const change = (changes: PullResponse['changes'], entity: string, id: string) =>
   changes.find((c) => c.entity === entity && c.id === id);
 
@@ -75,8 +56,8 @@ describe('POST /api/blocks: blocking a friend ends everything between the two', 
     await b.client.patch(`/api/profile/anchors/${anchorId}/respond`, { response: 'accept' });
     await a.client.post('/api/prompts/assign', { promptId: PROMPT, friendId: b.id });
     await a.client.post('/api/energy/update-all');
-    cursorA = await cursorOf(a.client);
-    cursorB = await cursorOf(b.client);
+    cursorA = (await pullAll(a.client)).cursor;
+    cursorB = (await pullAll(b.client)).cursor;
   });
 
   it('answers 201 with the blocked person', async () => {
@@ -111,12 +92,12 @@ describe('POST /api/blocks: blocking a friend ends everything between the two', 
       [a, b, cursorA],
       [b, a, cursorB],
     ] as const) {
-      const { changes } = await pullFrom(me.client, since);
+      const { changes } = await pullAll(me.client, since);
       expect(change(changes, 'friendship', friendshipId)).toMatchObject({ op: 'delete' });
       expect(change(changes, 'anchor', anchorId)).toMatchObject({ op: 'delete' });
       expect(change(changes, 'user', other.id)).toMatchObject({ op: 'delete' });
     }
-    const { changes } = await pullFrom(a.client, cursorA);
+    const { changes } = await pullAll(a.client, cursorA);
     expect(change(changes, 'prompt', PROMPT)).toMatchObject({ op: 'upsert' });
   });
 
@@ -312,7 +293,7 @@ describe('POST /api/reports', () => {
       details: 'keeps pinging at night',
       status: 'open',
     });
-    const { changes } = await pullFrom(b.client, 0);
+    const { changes } = await pullAll(b.client, 0);
     expect(JSON.stringify(changes)).not.toContain(res.body.id);
   });
 

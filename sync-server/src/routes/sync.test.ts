@@ -5,7 +5,9 @@ import {
   makeUser,
   startTestServer,
   type Client,
+  pullAll,
   type MadeUser,
+  type Pulled,
   type TestServer,
 } from '../../test/harness';
 import type { Context } from 'koa';
@@ -20,33 +22,6 @@ beforeAll(async () => {
   server = await startTestServer();
 });
 afterAll(() => server.stop());
-
-interface Pulled {
-  changes: PullChange[];
-  cursor: number;
-  pages: PullResponse[];
-}
-
-/** Pulls until hasMore is false, following snapshot tokens, like the device's pull worker. */
-async function pullAll(client: Client, since?: number, limit?: number): Promise<Pulled> {
-  const pages: PullResponse[] = [];
-  let snapshot: string | null = null;
-  let cursor = since;
-  for (;;) {
-    const q = new URLSearchParams();
-    if (snapshot) q.set('snapshot', snapshot);
-    else if (cursor !== undefined) q.set('since', String(cursor));
-    if (limit) q.set('limit', String(limit));
-    const res = await client.get<PullResponse>(`/api/sync/pull?${q}`);
-    expect(res.status).toBe(200);
-    pages.push(res.body);
-    cursor = res.body.cursor;
-    snapshot = res.body.snapshot;
-    if (!res.body.hasMore) break;
-    if (pages.length > 200) throw new Error('pull does not end');
-  }
-  return { changes: pages.flatMap((p) => p.changes), cursor: cursor!, pages };
-}
 
 const key = (c: Pick<PullChange, 'entity' | 'id'>) => `${c.entity}:${c.id}`;
 const find = (p: Pulled, entity: string, id: string) =>

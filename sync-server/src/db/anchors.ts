@@ -5,6 +5,7 @@
  */
 import type { Anchor } from '@pingme/shared';
 import type { Db } from './connection';
+import { idsWithParty } from './paging';
 import type { AnchorRow } from './schema';
 
 export type AnchorStatus = AnchorRow['status'];
@@ -102,13 +103,7 @@ export async function visibleAnchorIds(
   afterId: string | undefined,
   limit: number,
 ): Promise<string[]> {
-  let q = db
-    .selectFrom('anchors')
-    .select('id')
-    .where((eb) => eb.or([eb('userId', '=', viewerId), eb('friendId', '=', viewerId)]));
-  if (afterId !== undefined) q = q.where('id', '>', afterId);
-  const rows = await q.orderBy('id').limit(limit).execute();
-  return rows.map((r) => r.id);
+  return idsWithParty(db, 'anchors', viewerId, afterId, limit);
 }
 
 /** The accepted anchors the viewer is part of, either direction, newest first. */

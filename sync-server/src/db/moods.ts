@@ -4,6 +4,7 @@
  */
 import type { Mood, MoodName } from '@pingme/shared';
 import type { Db } from './connection';
+import { idsWithParty } from './paging';
 import type { MoodsTable } from './schema';
 import type { Selectable } from 'kysely';
 
@@ -44,13 +45,7 @@ export async function visibleMoodIds(
   afterId: string | undefined,
   limit: number,
 ): Promise<string[]> {
-  let q = db
-    .selectFrom('moods')
-    .select('id')
-    .where((eb) => eb.or([eb('userId', '=', viewerId), eb('friendId', '=', viewerId)]));
-  if (afterId !== undefined) q = q.where('id', '>', afterId);
-  const rows = await q.orderBy('id').limit(limit).execute();
-  return rows.map((r) => r.id);
+  return idsWithParty(db, 'moods', viewerId, afterId, limit);
 }
 
 export async function findMoodRow(db: Db, id: string): Promise<MoodRow | undefined> {

@@ -5,6 +5,7 @@
  * length are read in chunks.
  */
 import type { Db } from './connection';
+import { idsWithParty } from './paging';
 import { chunks } from './prompts';
 import type { FriendshipRow, UserRow } from './schema';
 
@@ -102,13 +103,7 @@ export async function friendshipIdsOf(
   afterId: string | undefined,
   limit: number,
 ): Promise<string[]> {
-  let q = db
-    .selectFrom('friendships')
-    .select('id')
-    .where((eb) => eb.or([eb('requesterId', '=', viewerId), eb('addresseeId', '=', viewerId)]));
-  if (afterId !== undefined) q = q.where('id', '>', afterId);
-  const rows = await q.orderBy('id').limit(limit).execute();
-  return rows.map((r) => r.id);
+  return idsWithParty(db, 'friendships', viewerId, afterId, limit);
 }
 
 /** The two people of each existing friendship row among `ids`, whoever asks. */

@@ -55,7 +55,8 @@ const P = {
   levels: [1000, 5000],
   probeS: quick ? 3 : 10,
   sustainedS: quick ? 10 : 60,
-  share: 0.7,
+  shares: [0.7, 0.6, 0.5],
+  trialS: quick ? 5 : 15,
   snapshots: 3,
   incrementalRuns: 20,
 };
@@ -188,7 +189,7 @@ try {
   }
 
   if (only.has('sustained')) {
-    log(`3. mixed load: ${P.probeS} s probe, then ${P.sustainedS} s at ${P.share * 100} % of it`);
+    log(`3. mixed load: ${P.probeS} s probe, ${P.trialS} s trials, then ${P.sustainedS} s`);
     const stop = meter();
     const r = await benchSustained({
       server,
@@ -196,13 +197,15 @@ try {
       connections,
       probeS: P.probeS,
       durationS: P.sustainedS,
-      share: P.share,
+      shares: P.shares,
+      trialS: P.trialS,
       startCursor: () => latestSeq(opened.db),
     });
     raw.sustained = r;
     const errors = r.run.non2xx + r.run.errors;
     const held = r.run.rps >= 0.95 * r.rate;
     info('3', 'mixed load: probed maximum', r.probe.rps, 'req/s');
+    info('3', 'mixed load: share of it held in a trial', r.share * 100, '%');
     const heldTarget = `≥ 95 % of ${r.rate} req/s`;
     check('3', `mixed load: rate over ${P.sustainedS} s`, r.run.rps, 'req/s', heldTarget, held);
     check('3', 'mixed load: errors', errors, '', '0', errors === 0);

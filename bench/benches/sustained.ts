@@ -1,7 +1,8 @@
 /**
  * 3. Sustained load: a mixed workload (40% sends, 20% reactions, 30% incremental pulls,
- * 10% mark-all-read) first as fast as the server answers (a short probe), then for 60 s at a
- * fixed rate below that: errors (must be 0) and p99.
+ * 10% mark-all-read) first as fast as the server answers (a short probe), then short trials at
+ * 70 %, 60 %, 50 % of that until one rate is held, then 60 s at that fixed rate: errors (must
+ * be 0) and p99.
  */
 import { REACTION_TYPES } from '@pingme/shared';
 import type { Child } from '../lib/children';
@@ -20,6 +21,10 @@ const MIX: Kind[] = [
 
 export interface SustainedResult {
   probe: LoadResult;
+  /** The short runs that chose the rate. */
+  trials: { share: number; rate: number; rps: number; p99: number; held: boolean }[];
+  /** The share of the probed maximum that was run. */
+  share: number;
   rate: number;
   run: LoadResult;
   byKind: Record<Kind, { requests: number; non2xx: number }>;
@@ -106,28 +111,41 @@ export async function benchSustained(opts: {
   connections: number;
   probeS: number;
   durationS: number;
-  /** Share of the probed maximum to hold for the run. */
-  share: number;
+  /** Shares of the probed maximum to try, highest first; the first one held is run. */
+  shares: number[];
+  trialS: number;
   startCursor: () => Promise<number>;
 }): Promise<SustainedResult> {
   const { server, world, connections } = opts;
-  const probeMix = makeMixed(world, server.url, await opts.startCursor());
-  const probe = await runLoad({
-    url: server.url,
-    connections,
-    durationS: opts.probeS,
-    setupRequest: probeMix.setupRequest,
-    onResponse: probeMix.onResponse,
-  });
-  const rate = Math.max(10, Math.floor((probe.rps * opts.share) / 10) * 10);
-  const mix = makeMixed(world, server.url, await opts.startCursor());
-  const run = await runLoad({
-    url: server.url,
-    connections,
-    durationS: opts.durationS,
-    overallRate: rate,
-    setupRequest: mix.setupRequest,
-    onResponse: mix.onResponse,
-  });
-  return { probe, rate, run, byKind: mix.byKind };
+  const load = async (durationS: number, overallRate?: number) => {
+    const mix = makeMixed(world, server.url, await opts.startCursor());
+    const result = await runLoad({
+      url: server.url,
+      connections,
+      durationS,
+      ...(overallRate ? { overallRate } : {}),
+      setupRequest: mix.setupRequest,
+      onResponse: mix.onResponse,
+    });
+    return { result, byKind: mix.byKind };
+  };
+  // Find the rate: the probe's maximum, then short trials at shares of it until one is held
+  // (at least 95 % of it answered, p99 under a second).
+  const probe = (await load(opts.probeS)).result;
+  const rateAt = (share: number) => Math.max(10, Math.floor((probe.rps * share) / 10) * 10);
+  const trials: SustainedResult['trials'] = [];
+  let share = opts.shares[opts.shares.length - 1]!;
+  for (const s of opts.shares) {
+    const rate = rateAt(s);
+    const t = (await load(opts.trialS, rate)).result;
+    const held = t.rps >= 0.95 * rate && t.p99 < 1000;
+    trials.push({ share: s, rate, rps: t.rps, p99: t.p99, held });
+    if (held) {
+      share = s;
+      break;
+    }
+  }
+  const rate = rateAt(share);
+  const { result: run, byKind } = await load(opts.durationS, rate);
+  return { probe, trials, share, rate, run, byKind };
 }

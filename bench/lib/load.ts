@@ -17,7 +17,11 @@ export interface LoadResult {
   errors: number;
   statusCounts: Record<string, number>;
   durationS: number;
+  /** Requests/s and p99 per 10 s of the run, to see whether it drifted. */
+  windows: { fromS: number; rps: number; p99: number }[];
 }
+
+const WINDOW_MS = 10_000;
 
 export type LoadRequest = autocannon.Request;
 
@@ -32,6 +36,8 @@ export async function runLoad(opts: {
   onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
 }): Promise<LoadResult> {
   const latencies: number[] = [];
+  const byWindow: number[][] = [];
+  const t0 = performance.now();
   const statusCounts: Record<string, number> = {};
   const request: LoadRequest = {
     setupRequest: (req, context) => opts.setupRequest(req, context as Record<string, unknown>),
@@ -60,6 +66,8 @@ export async function runLoad(opts: {
   );
   instance.on('response', (_client, status, _bytes, responseTime) => {
     latencies.push(responseTime);
+    const w = Math.floor((performance.now() - t0) / WINDOW_MS);
+    (byWindow[w] ??= []).push(responseTime);
     statusCounts[status] = (statusCounts[status] ?? 0) + 1;
   });
   const result = await finished;
@@ -75,5 +83,10 @@ export async function runLoad(opts: {
     errors: result.errors + result.timeouts,
     statusCounts,
     durationS,
+    windows: byWindow.map((w, i) => ({
+      fromS: (i * WINDOW_MS) / 1000,
+      rps: w.length / Math.min(WINDOW_MS / 1000, durationS - (i * WINDOW_MS) / 1000),
+      p99: summarise(w).p99,
+    })),
   };
 }

@@ -16,7 +16,7 @@ export class ProfilePage {
 
   constructor(readonly page: Page) {
     this.title = page.getByRole('heading', { name: 'Profile', level: 1 });
-    this.signOutButton = page.getByRole('button', { name: 'Sign Out' });
+    this.signOutButton = page.getByRole('button', { name: 'Sign Out', exact: true });
     this.photoInput = page.getByTestId('photo-input');
     this.uploadPhotoButton = page.getByRole('button', { name: /^(Upload|Change) photo$/ });
     this.removePhotoButton = page.getByRole('button', { name: 'Remove photo' });

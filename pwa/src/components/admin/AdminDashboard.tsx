@@ -12,6 +12,7 @@ import { buttonClass } from '../Button';
 import { cx } from '../cx';
 import { LockIcon } from '../icons';
 import { Screen } from '../Screen';
+import { OpenReports } from './OpenReports';
 import '../../styles/admin.css';
 
 export const ACCESS_DENIED = 'Access denied. Admin privileges required.';
@@ -95,6 +96,7 @@ export function AdminDashboard() {
         <FigureGrid id="adm-overview" title="Overview" figures={f.overview} big />
         <FigureGrid id="adm-signups" title="New sign-ups" figures={f.signups} three />
         <FigureGrid id="adm-activity" title="Activity" figures={f.activity} />
+        <OpenReports />
       </>
     );
   }

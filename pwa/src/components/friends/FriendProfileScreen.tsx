@@ -16,6 +16,7 @@ import {
   type StatsState,
 } from './useFriendProfile';
 import { PingCard } from '../pings/PingCard';
+import { PersonSafetyActions } from '../safety/PersonSafetyActions';
 import { useSession } from '../../stores';
 import '../../styles/friends.css';
 import '../../styles/pings.css';
@@ -93,6 +94,7 @@ function FriendProfileView({ friend, stats }: { friend: FriendProfile; stats: St
         >
           <SendIcon /> Send a Ping
         </Link>
+        <PersonSafetyActions userId={friend.id} name={name} />
       </section>
 
       <section aria-labelledby="recent-pings-title" className="friend-profile__pings">

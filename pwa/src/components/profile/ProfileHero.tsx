@@ -6,6 +6,7 @@ import { displayName } from '@pingme/shared';
 import { isPending } from '../../sync/local-write';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
+import { PersonSafetyActions } from '../safety/PersonSafetyActions';
 import { FriendActions } from './FriendActions';
 import { PhotoButtons } from './PhotoButtons';
 import { linkText, safeLink } from './profile-rules';
@@ -59,6 +60,7 @@ export function ProfileHero({ data, onEdit }: { data: ProfileData; onEdit(): voi
         </div>
       </dl>
       {data.relation === 'friends' && <FriendActions friendId={person.id} />}
+      {!isOwn && <PersonSafetyActions userId={person.id} name={displayName(person)} />}
       {isOwn && (
         <div className="profile-hero__actions">
           <Button size="sm" onClick={onEdit}>

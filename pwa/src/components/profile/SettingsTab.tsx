@@ -1,6 +1,7 @@
 /**
  * Settings tab, owner only: the admin's dashboard button, privacy and safety (privacy settings,
- * 'Download My Data' = GET /api/export saved as a file, Sign Out), and preferences.
+ * 'Download My Data' = GET /api/export saved as a file, Sign Out, then components/safety:
+ * change password, sign out everywhere, blocked people, delete account), and preferences.
  */
 import type { SelfUser } from '@pingme/shared';
 import { Link } from '@tanstack/react-router';
@@ -8,6 +9,7 @@ import { useState } from 'react';
 import { toast } from '../../stores';
 import { Button, buttonClass } from '../Button';
 import { NotificationsToggle } from '../pings/NotificationsToggle';
+import { SafetySettings } from '../safety/SafetySettings';
 import { PreferencesForm } from './PreferencesForm';
 import { SignOutButton } from './SignOutButton';
 
@@ -75,6 +77,7 @@ export function SettingsTab({ me }: { me: SelfUser }) {
           </Button>
           <SignOutButton />
         </div>
+        <SafetySettings me={me} />
       </section>
       <section className="card pf-overview-card" aria-labelledby="settings-notifications">
         <h3 id="settings-notifications" className="pf-overview-card__title">

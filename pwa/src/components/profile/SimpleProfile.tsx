@@ -8,6 +8,8 @@ import { Link, useRouter } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Avatar } from '../Avatar';
 import { Button, buttonClass } from '../Button';
+import { PersonSafetyActions } from '../safety/PersonSafetyActions';
+import { SafetySettings } from '../safety/SafetySettings';
 import { Screen } from '../Screen';
 import { CustomPrompts } from './CustomPrompts';
 import { FriendActions } from './FriendActions';
@@ -39,6 +41,7 @@ export function SimpleProfile({ data }: { data: ProfileData }) {
         {full && person.email && <p className="profile-simple__email">{person.email}</p>}
         {full && <TaglineEditor me={isOwn ? self : null} tagline={person.tagline ?? null} />}
         {relation === 'friends' && <FriendActions friendId={person.id} />}
+        {!isOwn && <PersonSafetyActions userId={person.id} name={displayName(person)} />}
         {isOwn && (
           <Button size="sm" variant="link" onClick={() => setEditing(true)}>
             Edit profile (username, bio, status)
@@ -71,6 +74,7 @@ export function SimpleProfile({ data }: { data: ProfileData }) {
             </Link>
             <SignOutButton />
           </div>
+          {self && <SafetySettings me={self} />}
         </section>
       )}
       {isOwn && self && <ProfileEditDialog me={self} open={editing} onOpenChange={setEditing} />}

@@ -1,0 +1,119 @@
+/**
+ * The admin's 'Open Reports' (GET /api/admin/reports?status=open), newest first, each with
+ * 'Resolve' (PATCH /api/admin/reports/{id} {status:'resolved'}).
+ */
+import { AdminReport, displayName, relativeTime } from '@pingme/shared';
+import { useCallback, useEffect, useState } from 'react';
+import { z } from 'zod';
+import { api, errorMessage } from '../../api';
+import { toast } from '../../stores';
+import { Button } from '../Button';
+import '../../styles/safety.css';
+
+type State =
+  | { kind: 'loading' }
+  | { kind: 'error'; message: string }
+  | { kind: 'ready'; reports: AdminReport[] };
+
+export function OpenReports() {
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const reports = await api.get('/api/admin/reports?status=open', {
+        schema: z.array(AdminReport),
+      });
+      setState({ kind: 'ready', reports });
+    } catch (err) {
+      setState({ kind: 'error', message: errorMessage(err) });
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const resolve = async (r: AdminReport) => {
+    setBusy(r.id);
+    try {
+      await api.patch(
+        `/api/admin/reports/${r.id}`,
+        { status: 'resolved' },
+        { schema: AdminReport },
+      );
+      toast({ title: 'Report resolved', variant: 'success' });
+      setState((s) =>
+        s.kind === 'ready' ? { ...s, reports: s.reports.filter((x) => x.id !== r.id) } : s,
+      );
+    } catch (err) {
+      toast({ title: 'Error', description: errorMessage(err), variant: 'destructive' });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  let body;
+  if (state.kind === 'loading') {
+    body = (
+      <div className="card adm-state" role="status">
+        <span className="spinner" aria-hidden="true" /> Loading reports…
+      </div>
+    );
+  } else if (state.kind === 'error') {
+    body = (
+      <div className="card adm-state" role="alert">
+        <p>Reports could not be loaded. {state.message}</p>
+        <Button size="sm" variant="secondary" onClick={() => void load()}>
+          Try again
+        </Button>
+      </div>
+    );
+  } else if (state.reports.length === 0) {
+    body = <div className="card adm-state">No open reports.</div>;
+  } else {
+    body = (
+      <ul className="sf-reports">
+        {state.reports.map((r) => (
+          <li key={r.id} className="card sf-report" data-testid="open-report">
+            <div className="sf-report__head">
+              <span className="sf-report__reason">{r.reason}</span>
+              <strong>{displayName(r.user)}</strong>
+              <span className="sf-report__meta">{r.user.email}</span>
+            </div>
+            <p className="sf-report__meta">
+              Reported by {displayName(r.reporter)} ({r.reporter.email}) ·{' '}
+              <time dateTime={r.createdAt}>{relativeTime(r.createdAt)}</time>
+            </p>
+            {r.ping && (
+              <p className="sf-report__details">
+                Ping: {r.ping.emoji ?? ''} {r.ping.text ?? r.ping.kind}
+              </p>
+            )}
+            {r.details && <p className="sf-report__details">“{r.details}”</p>}
+            <div>
+              <Button
+                size="sm"
+                variant="secondary"
+                loading={busy === r.id}
+                aria-label={`Resolve the report about ${displayName(r.user)}`}
+                onClick={() => void resolve(r)}
+              >
+                Resolve
+              </Button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <section className="adm-section" aria-labelledby="adm-reports">
+      <h2 id="adm-reports" className="adm-section__title">
+        Open Reports
+      </h2>
+      {body}
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+/** The people the owner blocked (GET /api/blocks), each with 'Unblock' (DELETE /api/blocks/{id}). */
+import { BlockedPerson, UnblockResponse, displayName } from '@pingme/shared';
+import { useCallback, useEffect, useState } from 'react';
+import { z } from 'zod';
+import { api, errorMessage } from '../../api';
+import { toast } from '../../stores';
+import { Avatar } from '../Avatar';
+import { Button } from '../Button';
+
+type State =
+  | { kind: 'loading' }
+  | { kind: 'error'; message: string }
+  | { kind: 'ready'; people: BlockedPerson[] };
+
+export function BlockedPeople() {
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const people = await api.get('/api/blocks', { schema: z.array(BlockedPerson) });
+      setState({ kind: 'ready', people });
+    } catch (err) {
+      setState({ kind: 'error', message: errorMessage(err) });
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const unblock = async (p: BlockedPerson) => {
+    setBusy(p.userId);
+    try {
+      await api.del(`/api/blocks/${p.userId}`, { schema: UnblockResponse });
+      toast({ title: `${displayName(p.user)} is unblocked`, variant: 'success' });
+      await load();
+    } catch (err) {
+      toast({ title: 'Error', description: errorMessage(err), variant: 'destructive' });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  let body;
+  if (state.kind === 'loading') {
+    body = (
+      <p className="sf-muted" role="status">
+        <span className="spinner" aria-hidden="true" /> Loading…
+      </p>
+    );
+  } else if (state.kind === 'error') {
+    body = (
+      <div className="sf-muted" role="alert">
+        <p>Could not load the people you blocked. {state.message}</p>
+        <Button size="sm" variant="secondary" onClick={() => void load()}>
+          Try again
+        </Button>
+      </div>
+    );
+  } else if (state.people.length === 0) {
+    body = <p className="sf-muted">You have not blocked anyone.</p>;
+  } else {
+    body = (
+      <ul className="sf-blocked" aria-label="Blocked people">
+        {state.people.map((p) => (
+          <li key={p.userId} className="sf-blocked__row">
+            <Avatar user={p.user} size="sm" />
+            <span className="sf-blocked__name">{displayName(p.user)}</span>
+            <Button
+              size="sm"
+              variant="secondary"
+              loading={busy === p.userId}
+              aria-label={`Unblock ${displayName(p.user)}`}
+              onClick={() => void unblock(p)}
+            >
+              Unblock
+            </Button>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <div className="sf-block" aria-labelledby="sf-blocked-title" role="group">
+      <h4 id="sf-blocked-title" className="sf-subtitle">
+        Blocked people
+      </h4>
+      {body}
+    </div>
+  );
+}

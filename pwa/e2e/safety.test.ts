@@ -6,11 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { E2E_ADMIN_EMAIL } from './global-setup';
 import { AuthPage } from './pages/auth-page';
 import { FriendsPage } from './pages/friends-page';
+import { PingsPage } from './pages/pings-page';
 import { ProfilePage } from './pages/profile-page';
 import { SafetyPage } from './pages/safety-page';
 import { seriousA11yProblems, seriousA11yProblemsIn } from './support/axe';
 import { artifact, baseUrl, dexieRows, newPage, registerByApi } from './support/browser';
-import { befriend, call, login, named, pageAs, person, type Person } from './support/people';
+import { befriend, call, login, named, pageAs, person, ping, type Person } from './support/people';
 
 /** Gives the person a handle so their own profile shows the extended view (with Settings). */
 async function extended(who: Person): Promise<void> {
@@ -181,6 +182,20 @@ describe('reporting', () => {
     await safety.toast('Report sent. Thank you.').waitFor();
     await safety.reportDialog.waitFor({ state: 'detached' });
 
+    // A received ping, from its card's overflow button.
+    const bea = await named('Bea');
+    await befriend(bea, ada);
+    expect(await ping(bea, ada)).toBe(201);
+    await page.goto('/');
+    const card = new PingsPage(page).card('Ping from Bea');
+    await card.waitFor();
+    await card.screenshot({ path: artifact('safety-ping-card.png') });
+    await card.getByRole('button', { name: 'Report this ping from Bea' }).click();
+    const pingDialog = page.getByRole('dialog', { name: 'Report this ping' });
+    await pingDialog.getByRole('radio', { name: 'Harassment' }).check();
+    await pingDialog.getByRole('button', { name: 'Send report' }).click();
+    await pingDialog.waitFor({ state: 'detached' });
+
     const { admin, made } = await theAdmin();
     try {
       const adminPage = await pageAs(admin, '/admin');
@@ -188,6 +203,12 @@ describe('reporting', () => {
       await report.waitFor();
       expect(await report.textContent()).toContain(`Cy ${cy.lastName}`);
       await adminPage.screenshot({ path: artifact('safety-admin-reports.png'), fullPage: true });
+      const pingReport = adminPage
+        .getByTestId('open-report')
+        .filter({ hasText: `Bea ${bea.lastName}` })
+        .filter({ hasText: 'Ping:' });
+      await pingReport.waitFor();
+      expect(await pingReport.textContent()).toContain('harassment');
       await report.getByRole('button', { name: /^Resolve/ }).click();
       await report.waitFor({ state: 'detached' });
       const resolved = await call(admin, 'GET', '/api/admin/reports?status=resolved');

@@ -96,7 +96,6 @@ export function AdminDashboard() {
         <FigureGrid id="adm-overview" title="Overview" figures={f.overview} big />
         <FigureGrid id="adm-signups" title="New sign-ups" figures={f.signups} three />
         <FigureGrid id="adm-activity" title="Activity" figures={f.activity} />
-        <OpenReports />
       </>
     );
   }
@@ -104,6 +103,7 @@ export function AdminDashboard() {
   return (
     <Screen title="Admin Dashboard" subtitle="PingMe at a glance" className="adm">
       {body}
+      {!denied && <OpenReports />}
     </Screen>
   );
 }

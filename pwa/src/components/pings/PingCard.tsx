@@ -16,6 +16,7 @@ import { isPending } from '../../sync/local-write';
 import { markPingRead, pingEmoji, pingText, reactToPing, type LocalPing } from '../../sync/pings';
 import { Avatar } from '../Avatar';
 import { cx } from '../cx';
+import { ReportPingButton } from '../safety/ReportPingButton';
 import { usePerson } from './usePings';
 
 export const REACTIONS: Record<ReactionType, { title: string; icon: string }> = {
@@ -67,6 +68,7 @@ export function PingCard({ ping, now = Date.now() }: { ping: LocalPing; now?: nu
             data-testid="unread-dot"
           />
         )}
+        {received && <ReportPingButton pingId={ping.id} name={firstName} />}
       </header>
       <p className="ping-card__text">
         <span className="ping-card__emoji" aria-hidden="true">

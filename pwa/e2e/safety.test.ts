@@ -162,6 +162,25 @@ describe('blocking', () => {
   });
 });
 
+describe('blocking from the friend screen', () => {
+  it('offers Report and Block on /friend/{id}; Block ends the friendship', async () => {
+    const ada = await named('Ada');
+    const eve = await named('Eve');
+    await befriend(ada, eve);
+    const page = await pageAs(ada, `/friend/${eve.id}`);
+    const safety = new SafetyPage(page);
+    await page.getByRole('heading', { level: 1, name: `Eve ${eve.lastName}` }).waitFor();
+    await safety.openReport();
+    expect(await seriousA11yProblemsIn(page, ['[role="dialog"]'])).toEqual([]);
+    await safety.reportDialog.getByRole('button', { name: 'Cancel' }).click();
+    await safety.block();
+    await page.waitForURL(`${baseUrl}/friends`);
+    const blocks = (await call(ada, 'GET', '/api/blocks')).body as { userId: string }[];
+    expect(blocks.map((b) => b.userId)).toEqual([eve.id]);
+    expect((await call(eve, 'GET', '/api/friends')).body).toEqual([]);
+  });
+});
+
 describe('reporting', () => {
   it('reports a person; an admin sees it under Open Reports and resolves it', async () => {
     const ada = await named('Ada');

@@ -42,6 +42,8 @@ function freePort(): Promise<number> {
 
 /** Made an admin by the server at sign-up (ADMIN_EMAILS); admin.test.ts registers it. */
 export const E2E_ADMIN_EMAIL = 'admin@e2e.pingme.test';
+/** A second admin, only for safety.test.ts, so the two files never race for one account. */
+export const E2E_SAFETY_ADMIN_EMAIL = 'safety-admin@e2e.pingme.test';
 
 let server: TestServer | undefined;
 let browser: BrowserServer | undefined;
@@ -75,7 +77,12 @@ export async function setup(project: TestProject) {
   const mails: MailMessage[] = [];
   const mailboxUrl = await startMailbox(mails);
   server = await startTestServer(
-    { PORT: String(port), PUBLIC_URL: baseUrl, PWA_DIST, ADMIN_EMAILS: E2E_ADMIN_EMAIL },
+    {
+      PORT: String(port),
+      PUBLIC_URL: baseUrl,
+      PWA_DIST,
+      ADMIN_EMAILS: `${E2E_ADMIN_EMAIL},${E2E_SAFETY_ADMIN_EMAIL}`,
+    },
     { mailer: { delivers: false, send: async (m) => void mails.push(m) } },
   );
   browser = await chromium.launchServer({

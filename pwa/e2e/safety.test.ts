@@ -3,7 +3,7 @@
  * admin's Open Reports, delete account; axe on the Settings block and the dialogs.
  */
 import { describe, expect, it } from 'vitest';
-import { E2E_ADMIN_EMAIL } from './global-setup';
+import { E2E_SAFETY_ADMIN_EMAIL } from './global-setup';
 import { AuthPage } from './pages/auth-page';
 import { FriendsPage } from './pages/friends-page';
 import { PingsPage } from './pages/pings-page';
@@ -30,32 +30,25 @@ async function openSettings(who: Person) {
   return { page, profile, safety };
 }
 
-/**
- * The run's admin (admin.test.ts may have made it already). Made here only when it does not
- * exist yet; then `made` is true and the test deletes it again so admin.test.ts can sign it up.
- */
-async function theAdmin(): Promise<{ admin: Person; made: boolean }> {
-  const password = 'correct horse';
-  try {
-    const cookie = await login(E2E_ADMIN_EMAIL, password);
-    const me = await fetch(`${baseUrl}/api/user`, { headers: { cookie } });
-    const { id } = (await me.json()) as { id: string };
-    return {
-      admin: { id, firstName: 'Admin', email: E2E_ADMIN_EMAIL, password, cookie },
-      made: false,
-    };
-  } catch {
+/** This file's own admin (ADMIN_EMAILS in global-setup.ts), made on first use. */
+let safetyAdmin: Promise<Person> | undefined;
+function theAdmin(): Promise<{ admin: Person }> {
+  safetyAdmin ??= (async () => {
     const user = await registerByApi({
       firstName: 'Admin',
-      lastName: 'Tester',
-      email: E2E_ADMIN_EMAIL,
+      lastName: 'Safety',
+      email: E2E_SAFETY_ADMIN_EMAIL,
     });
-    const cookie = await login(E2E_ADMIN_EMAIL, user.password);
+    const cookie = await login(E2E_SAFETY_ADMIN_EMAIL, user.password);
     return {
-      admin: { id: user.id, firstName: 'Admin', email: E2E_ADMIN_EMAIL, password, cookie },
-      made: true,
+      id: user.id,
+      firstName: 'Admin',
+      email: E2E_SAFETY_ADMIN_EMAIL,
+      password: user.password,
+      cookie,
     };
-  }
+  })();
+  return safetyAdmin.then((admin) => ({ admin }));
 }
 
 describe('account security in Settings', () => {
@@ -215,29 +208,25 @@ describe('reporting', () => {
     await pingDialog.getByRole('button', { name: 'Send report' }).click();
     await pingDialog.waitFor({ state: 'detached' });
 
-    const { admin, made } = await theAdmin();
-    try {
-      const adminPage = await pageAs(admin, '/admin');
-      const report = adminPage.getByTestId('open-report').filter({ hasText: details });
-      await report.waitFor();
-      expect(await report.textContent()).toContain(`Cy ${cy.lastName}`);
-      await adminPage.screenshot({ path: artifact('safety-admin-reports.png'), fullPage: true });
-      const pingReport = adminPage
-        .getByTestId('open-report')
-        .filter({ hasText: `Bea ${bea.lastName}` })
-        .filter({ hasText: 'Ping:' });
-      await pingReport.waitFor();
-      expect(await pingReport.textContent()).toContain('harassment');
-      await report.getByRole('button', { name: /^Resolve/ }).click();
-      await report.waitFor({ state: 'detached' });
-      const resolved = await call(admin, 'GET', '/api/admin/reports?status=resolved');
-      const mine = (resolved.body as { details: string; status: string }[]).find(
-        (r) => r.details === details,
-      );
-      expect(mine?.status).toBe('resolved');
-    } finally {
-      if (made) await call(admin, 'DELETE', '/api/account', { password: admin.password });
-    }
+    const { admin } = await theAdmin();
+    const adminPage = await pageAs(admin, '/admin');
+    const report = adminPage.getByTestId('open-report').filter({ hasText: details });
+    await report.waitFor();
+    expect(await report.textContent()).toContain(`Cy ${cy.lastName}`);
+    await adminPage.screenshot({ path: artifact('safety-admin-reports.png'), fullPage: true });
+    const pingReport = adminPage
+      .getByTestId('open-report')
+      .filter({ hasText: `Bea ${bea.lastName}` })
+      .filter({ hasText: 'Ping:' });
+    await pingReport.waitFor();
+    expect(await pingReport.textContent()).toContain('harassment');
+    await report.getByRole('button', { name: /^Resolve/ }).click();
+    await report.waitFor({ state: 'detached' });
+    const resolved = await call(admin, 'GET', '/api/admin/reports?status=resolved');
+    const mine = (resolved.body as { details: string; status: string }[]).find(
+      (r) => r.details === details,
+    );
+    expect(mine?.status).toBe('resolved');
   });
 });
 

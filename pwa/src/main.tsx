@@ -8,7 +8,6 @@ import { ensureDeviceId } from './db';
 import { createAppRouter } from './router';
 import { bootSession } from './session';
 import { useSession } from './stores';
-import { registerServiceWorker } from './sw-register';
 import './styles/theme.css';
 import './styles/components.css';
 import './styles/screens.css';
@@ -35,7 +34,8 @@ async function start() {
       <RouterProvider router={router} />
     </StrictMode>,
   );
-  registerServiceWorker();
+  // workbox-window is not needed for the first render: its own chunk, fetched after it.
+  void import('./sw-register').then((m) => m.registerServiceWorker());
 }
 
 void start();

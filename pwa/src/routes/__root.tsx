@@ -1,13 +1,13 @@
 /** The app shell: top bar, the screen, the bottom navigation, toasts and background work. */
-import { Outlet, createRootRoute, useRouterState } from '@tanstack/react-router';
-import { useEffect, useRef } from 'react';
-import { BottomNav } from '../components/BottomNav';
-import { FriendRequestsBanner } from '../components/FriendRequestsBanner';
-import { SetupScreen, useNeedsSetup } from '../components/setup/SetupGate';
+import {
+  Outlet,
+  createRootRoute,
+  lazyRouteComponent,
+  useRouterState,
+} from '@tanstack/react-router';
+import { Suspense, useEffect, useRef } from 'react';
+import { useNeedsSetup } from '../components/setup/SetupGate';
 import { StatusCard } from '../components/StatusCard';
-import { SyncHost } from '../components/SyncHost';
-import { Toaster } from '../components/Toaster';
-import { TooltipProvider } from '../components/Tooltip';
 import { TopBar } from '../components/TopBar';
 import { UpdatePrompt } from '../components/UpdatePrompt';
 import { cx } from '../components/cx';
@@ -15,10 +15,35 @@ import { LOGIN_HREF } from '../navigation';
 import { useSession, useUi } from '../stores';
 import { NotFoundScreen } from './not-found';
 
+/**
+ * Not in the first download (docs/pwa.md, "Bundle size"): the setup flow (new accounts only), the
+ * toast viewport with Radix Toast, the signed-in chrome (bottom navigation, friend-request banner)
+ * and the sync host with the sync engine. The toast viewport is fetched as soon as this module
+ * runs (in parallel with the session check) and the root's loader waits for it, so a guard's toast
+ * shows on the first render, before a sign-in detour leaves the page. For a signed-in person the
+ * loader also fetches the chrome and the sync host before the first render; visitors get the sync
+ * host just after it. Tooltips carry their own provider (components/Tooltip.tsx), so Radix Tooltip
+ * rides with the screens that show one.
+ */
+const SetupScreen = lazyRouteComponent(() => import('./setup-screen'), 'SetupScreen');
+const Toaster = lazyRouteComponent(() => import('../components/Toaster'), 'Toaster');
+const toasterLoaded = Toaster.preload?.();
+const SyncHost = lazyRouteComponent(() => import('../components/SyncHost'), 'SyncHost');
+const BottomNav = lazyRouteComponent(() => import('../components/BottomNav'), 'BottomNav');
+const FriendRequestsBanner = lazyRouteComponent(
+  () => import('../components/FriendRequestsBanner'),
+  'FriendRequestsBanner',
+);
+
 /** Screens of the signed-out flow: no bottom navigation there, even when signed in. */
 const FLOW_PATHS = ['/auth', '/reset-password', '/verify-email'];
 
 export const rootRoute = createRootRoute({
+  loader: async () => {
+    const signedIn = useSession.getState().status === 'signed-in';
+    const chrome = signedIn ? [SyncHost, BottomNav, FriendRequestsBanner] : [];
+    await Promise.all([toasterLoaded, ...chrome.map((c) => c.preload?.())]);
+  },
   component: RootLayout,
   notFoundComponent: NotFoundScreen,
 });
@@ -34,30 +59,44 @@ function RootLayout() {
   useResetLeavingOnReturn();
 
   return (
-    <TooltipProvider>
+    <>
       <a href="#main" className="skip-link">
         Skip to content
       </a>
       <div className={cx('app', showNav && 'app--with-nav')}>
         <TopBar />
-        {showNav && !leavingTo && <FriendRequestsBanner />}
+        {showNav && !leavingTo && (
+          <Suspense fallback={null}>
+            <FriendRequestsBanner />
+          </Suspense>
+        )}
         <main id="main" className="app__main" tabIndex={-1}>
           {leavingTo ? (
             <StatusCard tone="busy" title="Just a moment">
               <p>{leavingTo === LOGIN_HREF ? 'Taking you to sign in…' : 'Redirecting…'}</p>
             </StatusCard>
           ) : needsSetup ? (
-            <SetupScreen />
+            <Suspense fallback={null}>
+              <SetupScreen />
+            </Suspense>
           ) : (
             <Outlet />
           )}
         </main>
-        {showNav && <BottomNav />}
+        {showNav && (
+          <Suspense fallback={null}>
+            <BottomNav />
+          </Suspense>
+        )}
       </div>
       <UpdatePrompt />
-      <Toaster />
-      <SyncHost />
-    </TooltipProvider>
+      <Suspense fallback={null}>
+        <Toaster />
+      </Suspense>
+      <Suspense fallback={null}>
+        <SyncHost />
+      </Suspense>
+    </>
   );
 }
 

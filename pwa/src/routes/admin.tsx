@@ -1,12 +1,14 @@
-import { createRoute } from '@tanstack/react-router';
-import { AdminDashboard } from '../components/admin/AdminDashboard';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root';
 import { guard } from './guard';
 
-/** Admin Dashboard (/admin): the server decides who may see it. */
+/** Admin Dashboard (/admin): the server decides who may see it. Loads on first visit. */
 export const adminRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/admin',
   beforeLoad: guard('member'),
-  component: AdminDashboard,
+  component: lazyRouteComponent(
+    () => import('../components/admin/AdminDashboard'),
+    'AdminDashboard',
+  ),
 });

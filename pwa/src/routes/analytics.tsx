@@ -1,12 +1,14 @@
-import { createRoute } from '@tanstack/react-router';
-import { AnalyticsScreen } from '../components/analytics/AnalyticsScreen';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root';
 import { guard } from './guard';
 
-/** Analytics (/analytics): ping analytics and friendship energy. */
+/** Analytics (/analytics): ping analytics and friendship energy. Loads on first visit. */
 export const analyticsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/analytics',
   beforeLoad: guard('member-analytics'),
-  component: AnalyticsScreen,
+  component: lazyRouteComponent(
+    () => import('../components/analytics/AnalyticsScreen'),
+    'AnalyticsScreen',
+  ),
 });

@@ -1,15 +1,23 @@
 /** '/': the landing page for visitors, Home for signed-in people. */
-import { createRoute } from '@tanstack/react-router';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { useSession } from '../stores';
 import { rootRoute } from './__root';
 import { guard } from './guard';
-import { HomeScreen } from './home';
 import { LandingScreen } from './landing';
+
+/**
+ * Home is its own chunk, so a visitor's first download (landing, auth) leaves it out; for a
+ * signed-in person the route's loader fetches it before '/' renders (precached offline).
+ */
+const HomeScreen = lazyRouteComponent(() => import('./home'), 'HomeScreen');
 
 export const indexRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/',
   beforeLoad: guard('public'),
+  loader: async () => {
+    if (useSession.getState().status === 'signed-in') await HomeScreen.preload?.();
+  },
   component: IndexScreen,
 });
 

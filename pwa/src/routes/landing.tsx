@@ -34,7 +34,11 @@ export function LandingScreen() {
           PingMe
         </h1>
         <p className="landing__tagline">One tap. Real emotion. Stay connected.</p>
-        <Link to="/auth" className={buttonClass('primary', 'lg', false, 'landing__cta')}>
+        <Link
+          to="/auth"
+          preload="intent"
+          className={buttonClass('primary', 'lg', false, 'landing__cta')}
+        >
           Start Connecting
         </Link>
       </section>

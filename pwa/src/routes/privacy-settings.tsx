@@ -1,12 +1,14 @@
-import { createRoute } from '@tanstack/react-router';
-import { PrivacyScreen } from '../components/profile/PrivacyScreen';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root';
 import { guard } from './guard';
 
-/** Privacy Settings (/privacy-settings): public or private profile. */
+/** Privacy Settings (/privacy-settings): public or private profile. Loads on first visit. */
 export const privacySettingsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/privacy-settings',
   beforeLoad: guard('member-told'),
-  component: PrivacyScreen,
+  component: lazyRouteComponent(
+    () => import('../components/profile/PrivacyScreen'),
+    'PrivacyScreen',
+  ),
 });

@@ -2,8 +2,7 @@
  * Someone's profile (/profile/{userId}): full for yourself and friends, name, avatar and counts
  * with a lock for anyone else (spec sections 2 and 6).
  */
-import { createRoute } from '@tanstack/react-router';
-import { ProfileView } from '../components/profile/ProfileView';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root';
 import { guard } from './guard';
 
@@ -11,11 +10,6 @@ export const profileUserRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/profile/$userId',
   beforeLoad: guard('member-told'),
-  component: ProfileUserScreen,
+  // Loads on first visit: routes/profile-screens.tsx.
+  component: lazyRouteComponent(() => import('./profile-screens'), 'ProfileUserScreen'),
 });
-
-function ProfileUserScreen() {
-  const { userId } = profileUserRoute.useParams();
-  // A remount per person, so one profile's state never shows on the next.
-  return <ProfileView key={userId} userId={userId} />;
-}

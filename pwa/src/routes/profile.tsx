@@ -1,7 +1,5 @@
 /** Your profile (/profile): the extended or the simple view of yourself (spec section 2). */
-import { createRoute } from '@tanstack/react-router';
-import { ProfileView } from '../components/profile/ProfileView';
-import { useSession } from '../stores';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root';
 import { guard } from './guard';
 
@@ -9,10 +7,6 @@ export const profileRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/profile',
   beforeLoad: guard('member-told'),
-  component: OwnProfileScreen,
+  // Loads on first visit: routes/profile-screens.tsx.
+  component: lazyRouteComponent(() => import('./profile-screens'), 'OwnProfileScreen'),
 });
-
-function OwnProfileScreen() {
-  const meId = useSession((s) => s.user?.id);
-  return meId ? <ProfileView userId={meId} /> : null;
-}

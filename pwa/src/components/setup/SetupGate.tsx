@@ -9,7 +9,6 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { db } from '../../db';
 import { useSession } from '../../stores';
 import { completedSetupHere } from './completed';
-import { SetupFlow } from './SetupFlow';
 
 /** Screens of the signed-out flow, which a signed-in person may still reach. */
 const UNGATED_PATHS = ['/auth', '/reset-password', '/verify-email'];
@@ -28,9 +27,4 @@ export function useNeedsSetup(pathname: string): boolean {
   );
   if (!user || user.onboardingCompleted || deviceDone || completedSetupHere(user.id)) return false;
   return !UNGATED_PATHS.some((p) => pathname.startsWith(p));
-}
-
-export function SetupScreen() {
-  const user = useSession((s) => s.user);
-  return user ? <SetupFlow key={user.id} user={user} /> : null;
 }

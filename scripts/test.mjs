@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: every test of the product, in the order that fails fastest.
-// 1. types (tsc -b) and lint, 2. unit and route tests (vitest), 3. browser tests in real
+// 1. types (tsc -b), lint and formatting, 2. unit and route tests (vitest), 3. browser tests in real
 // Chromium against the built PWA, when the PWA has them (installing Debian's chromium if missing).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,6 +16,7 @@ function run(cmd, args, opts = {}) {
 
 run('npx', ['tsc', '-b']);
 run('npx', ['eslint', '.']);
+run('npx', ['prettier', '--check', '.']);
 run('npx', ['vitest', 'run']);
 
 if (existsSync('pwa/e2e')) {

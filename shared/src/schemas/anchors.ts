@@ -38,7 +38,9 @@ export const CreateAnchorBody = z.strictObject({
     .trim()
     .min(1, 'Please enter an anchor ping message.')
     .max(LIMITS.promptText, `Anchor messages must be at most ${LIMITS.promptText} characters`),
-  emoji: Emoji().optional().transform((e) => e || '⚓'),
+  emoji: Emoji()
+    .optional()
+    .transform((e) => e || '⚓'),
   color: z
     .string()
     .regex(/^#[0-9a-fA-F]{6}$/, 'Colour must look like #e35120')

@@ -1,0 +1,88 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { seqRange } from './changes';
+import { openDatabase, withStatementCache } from './connection';
+import { visiblePingIds } from './pings';
+
+describe('withStatementCache', () => {
+  it('answers the same prepared statement for the same SQL, and evicts the least recently used', () => {
+    const sqlite = new BetterSqlite3(':memory:');
+    const db = withStatementCache(sqlite, 2);
+    const a = db.prepare('select 1 as x');
+    expect(db.prepare('select 1 as x')).toBe(a);
+    const b = db.prepare('select 2 as x');
+    db.prepare('select 1 as x'); // a is now the most recently used
+    db.prepare('select 3 as x'); // evicts b
+    expect(db.prepare('select 1 as x')).toBe(a);
+    expect(db.prepare('select 2 as x')).not.toBe(b);
+    db.close();
+    expect(sqlite.open).toBe(false);
+  });
+
+  it('keeps working across a schema change and inside transactions (Kysely on top)', async () => {
+    const { db, close } = await openDatabase(':memory:');
+    expect(await seqRange(db)).toEqual({ first: null, last: 0 });
+    const row = (entityId: string) => ({
+      userId: 'u',
+      entity: 'ping',
+      entityId,
+      op: 'upsert' as const,
+      createdAt: new Date().toISOString(),
+    });
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('changes')
+        .values([row('a'), row('b')])
+        .execute();
+    });
+    expect(await seqRange(db)).toEqual({ first: 1, last: 2 });
+    await db.schema.createIndex('changes_test').on('changes').column('created_at').execute();
+    await db.insertInto('changes').values(row('c')).execute();
+    expect(await seqRange(db)).toEqual({ first: 1, last: 3 });
+    await close();
+  });
+});
+
+describe('visiblePingIds', () => {
+  it('lists the pings a person sent or received, ascending, page by page', async () => {
+    const { db, close } = await openDatabase(':memory:');
+    const now = new Date().toISOString();
+    const person = (id: string) => ({
+      id,
+      email: `${id}@example.test`,
+      profileVisibility: 'public' as const,
+      onboardingCompleted: 1,
+      isAdmin: 0,
+      emailVerified: 1,
+      rateLimitPerDay: 50,
+      inviteCode: `code-${id}`,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await db
+      .insertInto('users')
+      .values([person('me'), person('f1'), person('f2')])
+      .execute();
+    const pings = ['p01', 'p02', 'p03', 'p04', 'p05', 'p06', 'p07'].map((id, i) => ({
+      id,
+      senderId: i % 2 ? 'me' : i % 3 ? 'f1' : 'f2',
+      receiverId: i % 2 ? (i % 3 ? 'f1' : 'f2') : 'me',
+      kind: 'custom' as const,
+      customText: 'hi',
+      createdAt: now,
+    }));
+    // One ping between the two friends: not the person's.
+    pings.push({ ...pings[0]!, id: 'p00', senderId: 'f1', receiverId: 'f2' });
+    await db.insertInto('pings').values(pings).execute();
+    const pages: string[][] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await visiblePingIds(db, 'me', after, 3);
+      if (page.length === 0) break;
+      pages.push(page);
+      after = page[page.length - 1];
+    }
+    expect(pages).toEqual([['p01', 'p02', 'p03'], ['p04', 'p05', 'p06'], ['p07']]);
+    await close();
+  });
+});

@@ -69,6 +69,7 @@ describe('visiblePingIds', () => {
       receiverId: i % 2 ? (i % 3 ? 'f1' : 'f2') : 'me',
       kind: 'custom' as const,
       customText: 'hi',
+      isRead: 0,
       createdAt: now,
     }));
     // One ping between the two friends: not the person's.

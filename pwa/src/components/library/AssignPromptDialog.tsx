@@ -1,13 +1,14 @@
 /** Assign a prompt to friends: checkboxes, one POST /api/prompts/assign per friend. */
-import { DEFAULT_PROMPT_EMOJI, type Prompt } from '@pingme/shared';
+import type { Prompt } from '@pingme/shared';
 import { useState } from 'react';
 import { toast } from '../../stores';
 import { Button } from '../Button';
 import { Dialog, DialogClose } from '../Dialog';
 import type { FriendRow } from '../home/useHomeData';
 import { FriendPicker } from './FriendPicker';
-import { LIBRARY_MESSAGES, promptEmoji } from './library-rules';
+import { LIBRARY_MESSAGES } from './library-rules';
 import { assignPrompt } from './library-writes';
+import { PromptPreview } from './PromptPreview';
 
 export interface AssignPromptDialogProps {
   prompt: Prompt | null;
@@ -61,10 +62,7 @@ export function AssignPromptDialog({ prompt, friends, onOpenChange }: AssignProm
     >
       {prompt && (
         <div className="library-dialog">
-          <p className="library-dialog__prompt">
-            <span aria-hidden="true">{promptEmoji(prompt) || DEFAULT_PROMPT_EMOJI}</span>
-            {prompt.text}
-          </p>
+          <PromptPreview prompt={prompt} />
           {friends.length === 0 ? (
             <p className="library-dialog__empty">Add friends first to assign them prompts.</p>
           ) : (

@@ -4,8 +4,9 @@ import { useState } from 'react';
 import { toast } from '../../stores';
 import { Button } from '../Button';
 import { Dialog, DialogClose } from '../Dialog';
-import { LIBRARY_MESSAGES, promptEmoji } from './library-rules';
+import { LIBRARY_MESSAGES } from './library-rules';
 import { deletePrompt } from './library-writes';
+import { PromptPreview } from './PromptPreview';
 
 export interface DeletePromptDialogProps {
   prompt: Prompt | null;
@@ -36,10 +37,7 @@ export function DeletePromptDialog({ prompt, onOpenChange }: DeletePromptDialogP
     >
       {prompt && (
         <div className="library-dialog">
-          <p className="library-dialog__prompt">
-            <span aria-hidden="true">{promptEmoji(prompt)}</span>
-            {prompt.text}
-          </p>
+          <PromptPreview prompt={prompt} />
           <div className="dialog__actions">
             <DialogClose asChild>
               <Button variant="secondary">Cancel</Button>

@@ -9,6 +9,7 @@ import type { FriendRow } from '../home/useHomeData';
 import { sentToast } from '../pings/SendPromptDialog';
 import { FriendPicker } from './FriendPicker';
 import { LIBRARY_MESSAGES, promptEmoji } from './library-rules';
+import { PromptPreview } from './PromptPreview';
 
 export interface SendFromLibraryDialogProps {
   prompt: Prompt | null;
@@ -68,10 +69,7 @@ export function SendFromLibraryDialog({
     >
       {prompt && (
         <div className="library-dialog">
-          <p className="library-dialog__prompt">
-            <span aria-hidden="true">{promptEmoji(prompt)}</span>
-            {prompt.text}
-          </p>
+          <PromptPreview prompt={prompt} />
           {friends.length === 0 ? (
             <p className="library-dialog__empty">Add friends first to send them pings.</p>
           ) : (

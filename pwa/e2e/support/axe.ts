@@ -33,6 +33,16 @@ export async function seriousA11yProblemsIn(
 }
 
 async function seriousIn(page: Page, selectors: string[] | null): Promise<A11yProblem[]> {
+  // A dialog fading in is half transparent: colour contrast measured mid-animation is wrong.
+  // Wait for every finite animation (a pulsing dot runs forever and is left alone).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   // Evaluated through the DevTools protocol, which the app's CSP (script-src 'self') allows;
   // a <script> tag with inline content would be refused.
   await page.evaluate(axeSource);

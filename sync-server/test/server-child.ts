@@ -1,0 +1,20 @@
+/**
+ * The sync server as a child process of a test (test/server-process.ts): configured from the
+ * environment exactly like `npm start` (src/main.ts), announcing its port over IPC once it
+ * listens. 'stop' closes it cleanly; the tests that matter kill it with SIGKILL instead.
+ */
+import { loadConfig } from '../src/config';
+import { startServer } from '../src/server';
+
+const config = loadConfig(process.env);
+const running = await startServer(config);
+process.send?.({ type: 'ready', port: running.port });
+process.on('message', (m) => {
+  if (m !== 'stop') return;
+  running.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+});
+// The test runner went away without stopping us: do not outlive it.
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,150 @@
+/**
+ * The real sync server in its own process, for tests that kill it: `start()` forks
+ * test/server-child.ts (tsx as an --import loader, like bench/lib/children.ts) on a DATA_DIR,
+ * `kill()` sends SIGKILL (no shutdown code runs: what is on disk is what a crash leaves), and
+ * `start()` again brings it back on the same DATA_DIR, on the same port when it is still free
+ * (else on a new one: read `url` after each start).
+ *
+ *   const server = new ServerProcess({ env: RELAXED_LIMITS });
+ *   await server.start();             // server.url
+ *   await server.kill();              // SIGKILL, resolves once the process is gone
+ *   await server.start();             // same data, same port
+ *   await server.dispose();           // stops it and removes the temporary DATA_DIR
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const CHILD = path.join(here, 'server-child.ts');
+const START_TIMEOUT_MS = 90_000;
+
+export interface ServerProcessOptions {
+  /** The server's DATA_DIR (SQLite file, secrets); default: a fresh temporary directory. */
+  dataDir?: string;
+  /** More environment for the child (settings, relaxed limits). */
+  env?: Record<string, string>;
+  /** Print the child's output (default: only its stderr). */
+  verbose?: boolean;
+}
+
+export class ServerProcess {
+  readonly dataDir: string;
+  private readonly ownsDir: boolean;
+  private proc: ChildProcess | undefined;
+  private exited: Promise<void> | undefined;
+  /** The port of the last start; the next start asks for it again. */
+  port = 0;
+  /** How many times the child has started. */
+  starts = 0;
+
+  constructor(private readonly opts: ServerProcessOptions = {}) {
+    this.ownsDir = !opts.dataDir;
+    this.dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'pingme-proc-'));
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get running(): boolean {
+    return !!this.proc && this.proc.exitCode === null && this.proc.signalCode === null;
+  }
+
+  get pid(): number | undefined {
+    return this.running ? this.proc!.pid : undefined;
+  }
+
+  /** Starts the server (the same port as before when possible); resolves once it listens. */
+  async start(): Promise<string> {
+    if (this.running) throw new Error('the server is already running');
+    const wanted = this.port;
+    try {
+      this.port = await this.fork(wanted);
+    } catch (err) {
+      // The old port was taken meanwhile by someone else: any free one will do.
+      if (!wanted || !/EADDRINUSE|exited/.test(String(err))) throw err;
+      this.port = await this.fork(0);
+    }
+    this.starts++;
+    return this.url;
+  }
+
+  /** SIGKILL: the process ends at once, whatever it was doing. */
+  async kill(): Promise<void> {
+    if (!this.proc || !this.exited) return;
+    if (this.running) this.proc.kill('SIGKILL');
+    await this.exited;
+    this.proc = undefined;
+  }
+
+  /** A clean stop (the server closes its database), SIGKILL after 15 s. */
+  async stop(): Promise<void> {
+    const proc = this.proc;
+    if (!proc || !this.exited) return;
+    if (this.running) {
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+      proc.send('stop');
+      await this.exited;
+      clearTimeout(timer);
+    }
+    this.proc = undefined;
+  }
+
+  /** Kill, then start on the same data. */
+  async restart(): Promise<string> {
+    await this.kill();
+    return this.start();
+  }
+
+  /** Stops the server and removes the DATA_DIR this harness made. */
+  async dispose(): Promise<void> {
+    await this.stop();
+    if (this.ownsDir) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  /** The SQLite file the server writes. */
+  get dbFile(): string {
+    return path.join(this.dataDir, 'pingme.sqlite');
+  }
+
+  private async fork(port: number): Promise<number> {
+    const proc = fork(CHILD, [], {
+      execArgv: ['--import', 'tsx'],
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: this.dataDir,
+        PWA_DIST: path.join(this.dataDir, 'no-pwa'),
+        ...this.opts.env,
+      },
+      stdio: ['ignore', this.opts.verbose ? 'inherit' : 'ignore', 'pipe', 'ipc'],
+    });
+    let stderr = '';
+    proc.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (this.opts.verbose) process.stderr.write(chunk);
+    });
+    this.proc = proc;
+    this.exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    return new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        proc.kill('SIGKILL');
+        reject(new Error(`the server did not start in ${START_TIMEOUT_MS / 1000} s\n${stderr}`));
+      }, START_TIMEOUT_MS);
+      proc.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`the server exited (${code ?? signal}) before it was ready\n${stderr}`));
+      });
+      proc.on('message', (m: { type?: string; port?: number }) => {
+        if (m?.type === 'ready' && m.port) {
+          clearTimeout(timer);
+          resolve(m.port);
+        }
+      });
+    });
+  }
+}

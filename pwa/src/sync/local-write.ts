@@ -66,8 +66,27 @@ export async function localWrite(write: LocalWrite): Promise<OutboxRow> {
     entry.seq = await db.outbox.add(entry);
     return entry;
   });
+  markLocalWrite(row);
   requestOutboxFlush();
   return row;
+}
+
+/** The User Timing mark set right after a write's transaction commits (docs/performance.md). */
+export const LOCAL_WRITE_MARK = 'pingme:local-write';
+
+/**
+ * Always on and cheap (one entry, a few bytes): the device bench measures from this mark to the
+ * written row on screen. The detail names the rows the write touched.
+ */
+function markLocalWrite(row: OutboxRow): void {
+  if (typeof performance === 'undefined' || typeof performance.mark !== 'function') return;
+  try {
+    performance.mark(LOCAL_WRITE_MARK, {
+      detail: { id: row.id, rows: (row.effects ?? []).map((e) => `${e.table}:${e.key}`) },
+    });
+  } catch {
+    // A mark is never worth failing a write for.
+  }
 }
 
 /** Reads a cached server-computed answer. */

@@ -1,0 +1,481 @@
+/**
+ * The PWA on a device (issue 8, items 5 and 6): Debian's Chromium driven by playwright-core
+ * against the real sync server (its own process, on loopback, serving a private build of the
+ * PWA) behind a loopback proxy the bench can cut.
+ *
+ *   D1  Home rendered from Dexie with 5,000 pings (reload of '/', median of several), and the
+ *       Activity screen's long list the same way; DOM size of both.
+ *   D2  A tap on Send in the real send dialog: from the 'pingme:local-write' mark (the Dexie
+ *       transaction committed) to the sent ping's card in the DOM, and to the frame painting it.
+ *   D3  1,000 writes queued with the network cut (taps on Surprise Me), then restored: until the
+ *       outbox is empty and the server has all 1,000; the server's share of that time.
+ *
+ * benchDevice() answers the figures in the shape of bench/lib/report.ts, so `npm run bench` can
+ * include them; bench/pwa-device.ts is the command line (npm run bench:device).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { loadConfig } from '../../sync-server/src/config';
+import { openDatabase } from '../../sync-server/src/db/connection';
+import { cpuMs, otherLoadMeter, startChild, type Child } from '../lib/children';
+import type { Figure } from '../lib/report';
+import { percentile, round } from '../lib/stats';
+import { DOM_SIZE, PROBE_INIT, idbCount, surpriseTimes } from './probes';
+import { startTimingProxy, type TimingProxy } from './proxy';
+import { seedDevice, type DeviceWorld } from './seed';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Issue 8's targets. */
+export const TARGETS = { renderMs: 1000, frameMs: 16, drainMs: 10_000 } as const;
+
+export type DevicePart = 'render' | 'send' | 'drain';
+export const DEVICE_PARTS: readonly DevicePart[] = ['render', 'send', 'drain'];
+
+export interface DeviceOptions {
+  /** A built PWA to serve; without it the bench builds pwa/ into a temporary directory. */
+  dist?: string;
+  pings: number;
+  friends: number;
+  /** Reloads measured per screen. */
+  runs: number;
+  sends: number;
+  writes: number;
+  only?: readonly DevicePart[];
+  log?: (line: string) => void;
+}
+
+export const DEFAULT_DEVICE_OPTIONS: DeviceOptions = {
+  pings: 5000,
+  friends: 50,
+  runs: 7,
+  sends: 30,
+  writes: 1000,
+};
+
+export interface DeviceResult {
+  figures: Figure[];
+  raw: Record<string, unknown>;
+}
+
+const median = (xs: readonly number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+const pct = (xs: readonly number[], p: number) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    p,
+  );
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Builds pwa/ into a fresh temporary directory (never pwa/dist). */
+export function buildPwa(log: (s: string) => void): string {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'pwa-device-'));
+  const t = performance.now();
+  const res = spawnSync('npx', ['vite', 'build', '--outDir', out, '--emptyOutDir'], {
+    cwd: path.join(ROOT, 'pwa'),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (res.status !== 0) throw new Error(`vite build failed (exit ${res.status})`);
+  log(`built pwa/ into ${out} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  return out;
+}
+
+async function until<T>(
+  probe: () => Promise<T>,
+  ok: (v: T) => boolean,
+  timeoutMs: number,
+  what: string,
+  everyMs = 100,
+): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = await probe();
+    if (ok(v)) return v;
+    if (Date.now() - start > timeoutMs)
+      throw new Error(`timed out waiting for ${what}: ${String(v)}`);
+    await sleep(everyMs);
+  }
+}
+
+/**
+ * Polls an expression in the page until it is truthy (page.waitForFunction evaluates strings,
+ * which the app's Content-Security-Policy forbids). The stamps are taken in the page, so the
+ * polling interval does not enter any figure.
+ */
+async function waitInPage(page: Page, expression: string, timeoutMs = 60_000): Promise<void> {
+  await until(
+    () => page.evaluate(expression),
+    (v) => !!v,
+    timeoutMs,
+    expression,
+    20,
+  );
+}
+
+export async function benchDevice(options: Partial<DeviceOptions> = {}): Promise<DeviceResult> {
+  const opts = { ...DEFAULT_DEVICE_OPTIONS, ...options };
+  const log = opts.log ?? ((s: string) => console.log(`[device] ${s}`));
+  const only = new Set(opts.only ?? DEVICE_PARTS);
+  const figures: Figure[] = [];
+  const raw: Record<string, unknown> = { options: { ...opts, log: undefined } };
+  const info = (bench: string, figure: string, value: number, unit = '') =>
+    figures.push({ bench, figure, value: round(value, 2), unit, target: '' });
+  const check = (
+    bench: string,
+    figure: string,
+    value: number,
+    unit: string,
+    target: string,
+    pass: boolean,
+  ) => figures.push({ bench, figure, value: round(value, 2), unit, target, pass });
+
+  const dist = opts.dist ? path.resolve(opts.dist) : buildPwa(log);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pingme-device-'));
+  const env: Record<string, string> = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PWA_DIST: dist,
+    LOG_REQUESTS: 'false',
+  };
+  const config = loadConfig({ ...process.env, ...env });
+  const opened = await openDatabase(config.dbFile);
+  let t = performance.now();
+  const world = await seedDevice(opened.db, config, { friends: opts.friends, pings: opts.pings });
+  await opened.close();
+  log(
+    `seeded ${world.pings} pings and ${world.friendIds.length} friends in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
+
+  let server: Child | undefined;
+  let proxy: TimingProxy | undefined;
+  let browser: Browser | undefined;
+  try {
+    server = await startChild('server', env);
+    proxy = await startTimingProxy(server.port);
+    log(`server pid ${server.pid} on ${server.url}, proxy ${proxy.url}, PWA from ${dist}`);
+    const ownPids = () => [process.pid, server!.pid];
+    const meter = () => otherLoadMeter(ownPids);
+
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
+    const context = await browser.newContext({
+      baseURL: proxy.url,
+      viewport: { width: 390, height: 844 },
+    });
+    await context.addCookies(
+      world.cookies.map((c) => ({
+        ...c,
+        domain: '127.0.0.1',
+        path: '/',
+        httpOnly: true,
+        sameSite: 'Lax' as const,
+      })),
+    );
+    await context.addInitScript({ content: PROBE_INIT });
+    const page = await context.newPage();
+    page.setDefaultTimeout(60_000);
+
+    // First visit: the session, the service worker, and the snapshot pull of every ping.
+    t = performance.now();
+    await page.goto('/');
+    await until(
+      () => page.evaluate(idbCount('pings')) as Promise<number>,
+      (n) => n >= world.pings,
+      180_000,
+      'the first sync',
+      250,
+    );
+    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+    const firstSyncMs = performance.now() - t;
+    log(`first sync: ${world.pings} pings in Dexie after ${(firstSyncMs / 1000).toFixed(1)} s`);
+    info(
+      'D1',
+      `first visit until Dexie holds ${world.pings} pings (snapshot pull)`,
+      firstSyncMs,
+      'ms',
+    );
+
+    if (only.has('render')) await benchRender(page, world, opts, { info, check, log, meter, raw });
+    if (only.has('send')) await benchSend(page, world, opts, { info, check, log, meter, raw });
+    if (only.has('drain'))
+      await benchDrain(page, world, opts, server, proxy, config.dbFile, {
+        info,
+        check,
+        log,
+        meter,
+        raw,
+      });
+  } finally {
+    await browser?.close();
+    await proxy?.close();
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (!opts.dist) rmSync(dist, { recursive: true, force: true });
+  }
+  return { figures, raw };
+}
+
+interface Sink {
+  info(bench: string, figure: string, value: number, unit?: string): void;
+  check(
+    bench: string,
+    figure: string,
+    value: number,
+    unit: string,
+    target: string,
+    ok: boolean,
+  ): void;
+  log(line: string): void;
+  meter(): () => number;
+  raw: Record<string, unknown>;
+}
+
+interface Probe {
+  rendered: Record<string, number>;
+  dom: Record<string, number>;
+  seen: Record<string, number>;
+  frame: Record<string, number>;
+  writes: { t: number; detail: { id: string; rows: string[] } }[];
+}
+const probe = (page: Page) => page.evaluate('window.__pm') as Promise<Probe>;
+const domSize = (page: Page) =>
+  page.evaluate(DOM_SIZE) as Promise<{ nodes: number; pingCards: number; activityRows: number }>;
+
+/** D1: reloads of Home and of Activity until each is rendered with its data. */
+async function benchRender(page: Page, world: DeviceWorld, opts: DeviceOptions, sink: Sink) {
+  const expected = await page.evaluate(idbCount('pings'));
+  await page.evaluate(`sessionStorage.setItem('pm-expect-pings', '${expected}')`);
+  const screens = [
+    { name: 'home', path: '/', label: 'Home' },
+    { name: 'activity', path: '/activity', label: 'Activity (the long list)' },
+  ] as const;
+  for (const screen of screens) {
+    const stop = sink.meter();
+    const frames: number[] = [];
+    const doms: number[] = [];
+    let size = { nodes: 0, pingCards: 0, activityRows: 0 };
+    // One unmeasured load first (code and data caches warm, as for a person who uses the app).
+    for (let run = 0; run <= opts.runs; run++) {
+      await page.goto(screen.path, { waitUntil: 'commit' });
+      await waitInPage(page, `window.__pm && window.__pm.rendered.${screen.name} !== undefined`);
+      const p = await probe(page);
+      // Let the screen settle (live queries, the incremental pull) before counting its DOM.
+      await sleep(1500);
+      size = await domSize(page);
+      if (run === 0) continue;
+      frames.push(p.rendered[screen.name]!);
+      doms.push(p.dom[screen.name]!);
+    }
+    const others = stop();
+    const m = median(frames);
+    sink.log(
+      `${screen.label}: rendered at ${frames.map((x) => x.toFixed(0)).join(', ')} ms; ${size.nodes} elements`,
+    );
+    sink.check(
+      'D1',
+      `${screen.label} rendered from Dexie, ${world.pings} pings: median of ${frames.length} loads`,
+      m,
+      'ms',
+      `< ${TARGETS.renderMs} ms`,
+      m < TARGETS.renderMs,
+    );
+    sink.info('D1', `${screen.label}: slowest load`, Math.max(...frames), 'ms');
+    sink.info('D1', `${screen.label}: elements in the document`, size.nodes);
+    sink.info(
+      'D1',
+      `${screen.label}: rows rendered (ping cards + activity rows)`,
+      size.pingCards + size.activityRows,
+    );
+    sink.info('D1', `${screen.label}: other processes meanwhile (CPUs busy)`, others);
+    sink.raw[`render_${screen.name}`] = { frameMs: frames, domMs: doms, size, others };
+  }
+}
+
+/** D2: taps on Send in the real send dialog, each to one friend; mark → card on screen. */
+async function benchSend(page: Page, world: DeviceWorld, opts: DeviceOptions, sink: Sink) {
+  await page.evaluate(`sessionStorage.setItem('pm-expect-pings', '1')`);
+  await page.goto('/');
+  await waitInPage(page, 'window.__pm && window.__pm.rendered.home !== undefined');
+  const stop = sink.meter();
+  const toDom: number[] = [];
+  const toFrame: number[] = [];
+  const tile = page.locator('.your-pings .ping-tile:not(.ping-tile--custom)').first();
+  for (let i = 0; i < opts.sends; i++) {
+    const before = (await probe(page)).writes.length;
+    await tile.click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    // A different friend each time (their daily limit is never near).
+    await dialog
+      .getByRole('checkbox')
+      .nth(i % world.friendIds.length)
+      .check();
+    await dialog.getByRole('button', { name: 'Send (1)' }).click();
+    await waitInPage(page, `window.__pm.writes.length > ${before}`);
+    const write = (await probe(page)).writes[before]!;
+    const pingKey = write.detail.rows.find((r) => r.startsWith('pings:'))!.slice('pings:'.length);
+    await waitInPage(page, `window.__pm.frame[${JSON.stringify(pingKey)}] !== undefined`);
+    const p = await probe(page);
+    toDom.push(p.seen[pingKey]! - write.t);
+    toFrame.push(p.frame[pingKey]! - write.t);
+    await dialog.waitFor({ state: 'detached' });
+    // Each send on its own: wait until it is delivered and the pull settled.
+    await until(
+      () => page.evaluate(idbCount('outbox')) as Promise<number>,
+      (n) => n === 0,
+      30_000,
+      'the outbox to empty',
+    );
+    await sleep(300);
+  }
+  const others = stop();
+  sink.log(`send → card in the DOM (ms): ${toDom.map((x) => x.toFixed(1)).join(', ')}`);
+  const p95 = pct(toDom, 95);
+  sink.info('D2', `Send → card in the DOM: p50 (${toDom.length} sends)`, pct(toDom, 50), 'ms');
+  sink.check(
+    'D2',
+    'Send → card in the DOM: p95',
+    p95,
+    'ms',
+    `≤ ${TARGETS.frameMs} ms`,
+    p95 <= TARGETS.frameMs,
+  );
+  sink.info('D2', 'Send → card in the DOM: max', Math.max(...toDom), 'ms');
+  sink.info('D2', 'Send → the frame that paints it: p50', pct(toFrame, 50), 'ms');
+  sink.info('D2', 'Send → the frame that paints it: p95', pct(toFrame, 95), 'ms');
+  sink.info('D2', 'other processes meanwhile (CPUs busy)', others);
+  sink.raw.send = { toDomMs: toDom, toFrameMs: toFrame, others };
+}
+
+/** D3: the network cut, `writes` taps on Surprise Me, the network back; until all are sent. */
+async function benchDrain(
+  page: Page,
+  world: DeviceWorld,
+  opts: DeviceOptions,
+  server: Child,
+  proxy: TimingProxy,
+  dbFile: string,
+  sink: Sink,
+) {
+  await page.evaluate(`sessionStorage.setItem('pm-expect-pings', '1')`);
+  await page.goto('/');
+  await waitInPage(page, 'window.__pm && window.__pm.rendered.home !== undefined');
+  await until(
+    () => page.evaluate(idbCount('outbox')) as Promise<number>,
+    (n) => n === 0,
+    30_000,
+    'an empty outbox',
+  );
+  const sqlite = new BetterSqlite3(dbFile, { readonly: true, fileMustExist: true });
+  const sent = sqlite.prepare('SELECT count(*) AS n FROM pings WHERE sender_id = ?');
+  const serverCount = () => (sent.get(world.person.id) as { n: number }).n;
+  try {
+    await proxy.cut();
+    let t = performance.now();
+    const queued = (await page.evaluate(surpriseTimes(opts.writes))) as number;
+    const queueMs = performance.now() - t;
+    const waiting = (await page.evaluate(idbCount('outbox'))) as number;
+    sink.log(
+      `queued ${queued} writes through Surprise Me in ${(queueMs / 1000).toFixed(1)} s; outbox ${waiting}`,
+    );
+    if (waiting !== opts.writes)
+      throw new Error(`expected ${opts.writes} waiting, found ${waiting}`);
+    const before = serverCount();
+
+    const stop = sink.meter();
+    const cpu0 = cpuMs(server.pid);
+    await proxy.restore();
+    t = performance.now();
+    // What the browser does when the network comes back: the app drains at once (C2).
+    await page.evaluate(`window.dispatchEvent(new Event('online'))`);
+    let outboxEmptyMs = Number.NaN;
+    let serverAllMs = Number.NaN;
+    await until(
+      async () => {
+        const now = performance.now() - t;
+        if (Number.isNaN(outboxEmptyMs) && (await page.evaluate(idbCount('outbox'))) === 0)
+          outboxEmptyMs = now;
+        if (Number.isNaN(serverAllMs) && serverCount() - before >= opts.writes) serverAllMs = now;
+        return !Number.isNaN(outboxEmptyMs) && !Number.isNaN(serverAllMs);
+      },
+      (done) => done,
+      180_000,
+      'the drain',
+      25,
+    );
+    const drainMs = Math.max(outboxEmptyMs, serverAllMs);
+    const serverCpu = cpuMs(server.pid) - cpu0;
+    const others = stop();
+    const batches = proxy.exchanges.filter(
+      (e) => e.method === 'POST' && e.path === '/api/sync/batch' && e.start >= t,
+    );
+    const batchMs = batches.reduce((s, e) => s + e.ms, 0);
+    const firstBatch = batches.length ? batches[0]!.start - t : Number.NaN;
+    const stored = serverCount() - before;
+    sink.log(
+      `drained in ${(drainMs / 1000).toFixed(2)} s: ${batches.length} batches, ${(batchMs / 1000).toFixed(2)} s of them at the server, server CPU ${(serverCpu / 1000).toFixed(2)} s`,
+    );
+    sink.info('D3', `writes queued offline through the UI (Surprise Me taps)`, queued);
+    sink.info(
+      'D3',
+      `time to queue them (${(queueMs / queued).toFixed(1)} ms per tap)`,
+      queueMs,
+      'ms',
+    );
+    sink.check(
+      'D3',
+      `${opts.writes} queued writes drained (outbox empty and all on the server)`,
+      drainMs,
+      'ms',
+      `< ${TARGETS.drainMs / 1000} s`,
+      drainMs < TARGETS.drainMs && stored >= opts.writes,
+    );
+    sink.info('D3', 'outbox empty after', outboxEmptyMs, 'ms');
+    sink.info('D3', 'pings the server stored', stored);
+    sink.info('D3', 'batch requests', batches.length);
+    sink.info('D3', 'first batch after the network came back', firstBatch, 'ms');
+    sink.info('D3', 'time inside batch requests (server + loopback)', batchMs, 'ms');
+    sink.info('D3', 'server share of the drain', (100 * batchMs) / drainMs, '%');
+    sink.info('D3', 'server CPU during the drain', serverCpu, 'ms');
+    sink.info('D3', 'other processes meanwhile (CPUs busy)', others);
+    sink.raw.drain = {
+      queued,
+      queueMs,
+      drainMs,
+      outboxEmptyMs,
+      serverAllMs,
+      stored,
+      serverCpuMs: serverCpu,
+      batches: batches.map((b) => ({
+        at: round(b.start - t, 1),
+        ms: round(b.ms, 1),
+        status: b.status,
+      })),
+      others,
+    };
+  } finally {
+    sqlite.close();
+  }
+}

@@ -2,9 +2,12 @@
  * Vite build of the PWA. The service worker (src/sw.ts) is compiled by vite-plugin-pwa in
  * injectManifest mode; the icons are generated from public/icon.svg at build time.
  */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { minimal2023Preset } from '@vite-pwa/assets-generator/config';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 /** Brand colours, also used by src/styles/theme.css. */
@@ -15,6 +18,48 @@ const SYNC_SERVER = process.env.PINGME_SERVER ?? 'http://localhost:8080';
 /** What every start runs (docs/pwa.md, "Bundle size"); zod must share a chunk with csp.ts. */
 const VENDOR =
   /[\\/]node_modules[\\/](react|react-dom|scheduler|@tanstack|dexie|dexie-react-hooks|zustand|zod|use-sync-external-store)[\\/]|[\\/]shared[\\/]src[\\/]csp\.ts$/;
+
+/**
+ * Writes `<file>.br` and `<file>.gz` beside every text file of the build (after the service worker
+ * is built), so the server sends them compressed: koa-send answers `x.js.br` or `x.js.gz` for
+ * `x.js` when the browser accepts that encoding and the file exists. The service worker's precache
+ * list ignores them (`globPatterns` names no `.br`/`.gz`). Source maps stay uncompressed on disk:
+ * browsers fetch them only with DevTools open.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'pingme-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      handler() {
+        const walk = (dir: string): string[] =>
+          readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+            e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
+          );
+        for (const file of walk(outDir)) {
+          if (!/\.(js|css|html|svg|webmanifest|json|ico)$/.test(file)) continue;
+          const bytes = readFileSync(file);
+          if (bytes.length < 1024) continue;
+          const br = brotliCompressSync(bytes, {
+            params: {
+              [zlib.BROTLI_PARAM_QUALITY]: 11,
+              [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+            },
+          });
+          const gz = gzipSync(bytes, { level: 9 });
+          if (br.length < bytes.length) writeFileSync(`${file}.br`, br);
+          if (gz.length < bytes.length) writeFileSync(`${file}.gz`, gz);
+        }
+      },
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
@@ -54,6 +99,7 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    precompress(),
   ],
   server: {
     proxy: {

@@ -31,6 +31,15 @@ export async function receiveNewPing(ping: Ping): Promise<void> {
   useRealtime.getState().announceNewPing(ping);
 }
 
+/** A frame's text, whether it came as a text frame or as a binary one (UTF-8 JSON). */
+export function frameText(data: unknown): string {
+  if (typeof data === 'string') return data;
+  if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) {
+    return new TextDecoder().decode(data);
+  }
+  return String(data);
+}
+
 export function connectRealtime(user: SelfUser, hooks: RealtimeHooks): () => void {
   let socket: WebSocket | null = null;
   let closed = false;
@@ -55,12 +64,14 @@ export function connectRealtime(user: SelfUser, hooks: RealtimeHooks): () => voi
       return;
     }
     socket = ws;
+    // The server may send its JSON in binary frames too: read them as bytes, not Blobs.
+    ws.binaryType = 'arraybuffer';
     // R1. Say who we are; the server checks it against the cookie.
     ws.onopen = () => ws.send(JSON.stringify({ type: 'authenticate', userId: user.id }));
     ws.onmessage = (event) => {
       let message: ServerMessage;
       try {
-        message = JSON.parse(String(event.data)) as ServerMessage;
+        message = JSON.parse(frameText(event.data)) as ServerMessage;
       } catch {
         return;
       }

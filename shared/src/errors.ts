@@ -9,6 +9,8 @@ export const ERROR_CODES = [
   'unauthorized',
   'forbidden',
   'not_found',
+  /** A method the path does not take (405, with an Allow header). */
+  'method_not_allowed',
   'conflict',
   'idempotency_mismatch',
   'rate_limited',

@@ -1,11 +1,11 @@
 /**
  * The Koa app factory. It never listens: server.ts (and the tests) put it on a port.
  */
-import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import type Router from '@koa/router';
 import type { Config } from './config';
 import type { Db } from './db/connection';
+import { jsonBody } from './middleware/body';
 import { sameOriginOnly } from './middleware/csrf';
 import { errorHandler } from './middleware/errors';
 import { idempotency } from './middleware/idempotency';
@@ -45,11 +45,7 @@ export function createApp(deps: AppDeps): Koa {
   const parserFor = (limit: number) => {
     let p = parsers.get(limit);
     if (!p) {
-      p = bodyParser({
-        enableTypes: ['json'],
-        jsonLimit: limit,
-        encoding: 'utf-8',
-      }) as unknown as Koa.Middleware;
+      p = jsonBody(limit);
       parsers.set(limit, p);
     }
     return p;

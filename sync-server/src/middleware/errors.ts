@@ -8,9 +8,21 @@ export function errorHandler(): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) {
+      // The router matches paths in any letter case, so `/API/…` is the API too.
+      const api = /^\/api\//i.test(ctx.path);
+      if (ctx.status === 404 && ctx.body === undefined && api) {
         ctx.status = 404;
         ctx.body = { error: `No such route: ${ctx.method} ${ctx.path}`, code: 'not_found' };
+      }
+      // The routers' allowedMethods() answer a path's other methods with 405 and methods they do
+      // not know at all (PROPFIND, PURGE…) with 501, both as plain text: the API answers 405
+      // with its error body for both (no input produces a 5xx), keeping the Allow header.
+      if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined && api) {
+        ctx.status = 405;
+        ctx.body = {
+          error: `${ctx.method} is not allowed on ${ctx.path}`,
+          code: 'method_not_allowed',
+        };
       }
     } catch (err) {
       if (err instanceof AppError) {

@@ -2,7 +2,6 @@
  * The signed-in person's own account security (docs/api.md "Account security", docs/security.md):
  * change the password (ends every other session), sign out everywhere, delete the account.
  */
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import {
   ChangePasswordBody,
@@ -12,7 +11,7 @@ import {
   type DeleteAccountResponse,
   type LogoutEverywhereResponse,
 } from '@pingme/shared';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import type { AppDeps } from '../app';
 import { nowIso } from '../db/connection';
 import { hitBucket, readBucket } from '../db/rate-limits';
@@ -22,6 +21,7 @@ import { findUserById, updateUser } from '../db/users';
 import { badRequest, forbidden, notFound, tooMany } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
 import { forgoIdempotencyRecord, mutate } from '../middleware/idempotency';
+import { jsonBody } from '../middleware/body';
 import { input, validate } from '../middleware/validate';
 import { signOut } from '../services/accounts';
 import { deleteStoredImage } from '../services/images';
@@ -39,11 +39,7 @@ export const ACCOUNT_MESSAGES = {
 } as const;
 
 /** The app parses bodies of POST, PUT and PATCH only; DELETE /api/account carries one too. */
-const deleteBody = bodyParser({
-  enableTypes: ['json'],
-  jsonLimit: 8 * 1024,
-  parsedMethods: ['DELETE'],
-}) as unknown as Middleware;
+const deleteBody = jsonBody(8 * 1024, ['DELETE']);
 
 /** The id of the caller's own session row (koa-session's external key). */
 function currentSessionId(ctx: Context): string | undefined {

@@ -2,7 +2,6 @@
  * Web Push subscriptions (docs/api.md "Web Push"): the VAPID public key the browser subscribes
  * with, and each device's subscription, owned by the signed-in person.
  */
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import {
   PushSubscribeBody,
@@ -10,20 +9,16 @@ import {
   type PushSubscriptionInfo,
   type VapidPublicKeyResponse,
 } from '@pingme/shared';
-import type { Middleware } from 'koa';
 import type { AppDeps } from '../app';
 import { deleteOwnSubscription, toInfo, upsertSubscription } from '../db/push-subscriptions';
 import { badRequest, notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
 import { mutate } from '../middleware/idempotency';
+import { jsonBody } from '../middleware/body';
 import { input, validate } from '../middleware/validate';
 
 /** The app parses bodies of POST, PUT and PATCH only; this DELETE carries one too. */
-const deleteBody = bodyParser({
-  enableTypes: ['json'],
-  jsonLimit: 8 * 1024,
-  parsedMethods: ['DELETE'],
-}) as unknown as Middleware;
+const deleteBody = jsonBody(8 * 1024, ['DELETE']);
 
 function decodedLength(b64url: string): number {
   return /^[A-Za-z0-9_-]+={0,2}$/.test(b64url) ? Buffer.from(b64url, 'base64url').length : -1;

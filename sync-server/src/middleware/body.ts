@@ -1,0 +1,56 @@
+/**
+ * JSON request bodies (docs/api.md "Conventions", docs/security.md "Request bodies and uploads"):
+ * @koa/bodyparser with the route's size limit, plus two refusals it does not make itself, so
+ * that no body, however broken, reaches a 500:
+ * - a body that cannot be read (Content-Encoding gzip, deflate or br whose bytes do not
+ *   decompress: zlib's error carries no HTTP status) is 400 `malformed_json`;
+ * - a body nested deeper than MAX_JSON_DEPTH is 400 `validation_failed`. It parses, but
+ *   overflows the stack of what walks it recursively later (JSON.stringify for the idempotency
+ *   hash and for each batch entry).
+ */
+import { bodyParser } from '@koa/bodyparser';
+import type { Middleware } from 'koa';
+import { AppError, badRequest } from '../errors';
+
+/** The API's deepest body (a batch entry's body inside the batch) nests under 10 levels. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether a parsed JSON value nests arrays and objects deeper than `max` (no recursion). */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Parses JSON bodies of `methods` (POST, PUT and PATCH unless given) up to `limit` bytes. */
+export function jsonBody(limit: number, methods?: string[]): Middleware {
+  const parse = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: limit,
+    encoding: 'utf-8',
+    ...(methods ? { parsedMethods: methods } : {}),
+  }) as unknown as Middleware;
+  return async (ctx, next) => {
+    let read = false;
+    try {
+      await parse(ctx, async () => {
+        read = true;
+        if (nestsDeeperThan(ctx.request.body, MAX_JSON_DEPTH)) {
+          throw badRequest(`The request body is nested more than ${MAX_JSON_DEPTH} levels deep`);
+        }
+        await next();
+      });
+    } catch (err) {
+      const status = (err as { status?: unknown }).status;
+      if (!read && !(err instanceof AppError) && typeof status !== 'number') {
+        throw new AppError(400, 'malformed_json', 'The request body could not be decoded');
+      }
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * Fuzz run support (test/fuzz.test.ts): a raw HTTP sender that puts exactly the given bytes on
+ * the wire, and a digest of what the database holds that a person could see.
+ */
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type BetterSqlite3 from 'better-sqlite3';
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  json: unknown;
+}
+
+export interface RawRequest {
+  method: string;
+  /** Path and query, already percent-encoded (the bytes of the request line). */
+  path: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+}
+
+/**
+ * One request over a keep-alive connection. Content-Length is always set for a body (Node's
+ * client sends neither it nor chunked encoding for DELETE, which would frame the body as a
+ * second request).
+ */
+export function sendRaw(agent: http.Agent, port: number, req: RawRequest): Promise<RawResponse> {
+  const headers: Record<string, string> = { ...req.headers };
+  if (req.body) headers['content-length'] = String(req.body.length);
+  return new Promise((resolve, reject) => {
+    const r = http.request(
+      { host: '127.0.0.1', port, method: req.method, path: req.path, headers, agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = text ? JSON.parse(text) : undefined;
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      },
+    );
+    r.on('error', reject);
+    r.setTimeout(60_000, () => r.destroy(new Error(`no answer to ${req.method} ${req.path}`)));
+    r.end(req.body);
+  });
+}
+
+/**
+ * What "a rejected request changed nothing" compares. Left out, because they legitimately change
+ * on requests that are refused:
+ * - `rate_limits`: the throttles count refused attempts on purpose (a wrong password, a search
+ *   over the limit, a report after the limit all count);
+ * - `users.last_active_at` and `users.updated_at`: requireUser marks a person active at most every
+ *   10 minutes before the route runs, and updateUser stamps updated_at with it; any real change
+ *   to a person also changes one of the other columns, which are compared;
+ * - `sessions.last_seen_at`: a session's use is recorded at most once an hour when it is read.
+ * Everything else, every table SQLite has (so a new table is compared too), row by row.
+ */
+export const DIGEST_EXCLUDED_TABLES = new Set(['rate_limits']);
+export const DIGEST_EXCLUDED_COLUMNS: Record<string, Set<string>> = {
+  users: new Set(['last_active_at', 'updated_at']),
+  sessions: new Set(['last_seen_at']),
+};
+
+export type Digest = Map<string, string>;
+
+export class DbWatcher {
+  private readonly totalChanges: BetterSqlite3.Statement;
+  private cached: { total: number; digest: Digest } | undefined;
+
+  constructor(private readonly sqlite: BetterSqlite3.Database) {
+    this.totalChanges = sqlite.prepare('SELECT total_changes() AS n');
+  }
+
+  /**
+   * SQLite's count of rows written on this connection (the server's own, in this process):
+   * when it has not moved, nothing was written, and no digest is needed.
+   */
+  writes(): number {
+    return (this.totalChanges.get() as { n: number }).n;
+  }
+
+  /** The digest now; recomputed only when something was written since the last one. */
+  current(): Digest {
+    const total = this.writes();
+    if (this.cached?.total !== total) this.cached = { total, digest: this.compute() };
+    return this.cached.digest;
+  }
+
+  private compute(): Digest {
+    const tables = this.sqlite
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .all() as { name: string }[];
+    const out: Digest = new Map();
+    for (const { name } of tables) {
+      if (DIGEST_EXCLUDED_TABLES.has(name)) continue;
+      const cols = (this.sqlite.prepare(`PRAGMA table_info("${name}")`).all() as { name: string }[])
+        .map((c) => c.name)
+        .filter((c) => !DIGEST_EXCLUDED_COLUMNS[name]?.has(c));
+      const list = cols.map((c) => `"${c}"`).join(', ');
+      const hash = createHash('sha1');
+      let rows = 0;
+      for (const row of this.sqlite
+        .prepare(`SELECT ${list} FROM "${name}" ORDER BY ${list}`)
+        .raw()
+        .iterate()) {
+        hash.update(JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v)));
+        hash.update('\n');
+        rows += 1;
+      }
+      out.set(name, `${rows}:${hash.digest('base64')}`);
+    }
+    return out;
+  }
+}
+
+/** The tables whose digest differs, with both digests; empty when equal. */
+export function digestDiff(before: Digest, after: Digest): string[] {
+  const names = new Set([...before.keys(), ...after.keys()]);
+  const out: string[] = [];
+  for (const n of names) {
+    if (before.get(n) !== after.get(n))
+      out.push(`${n} (${before.get(n) ?? 'absent'} -> ${after.get(n) ?? 'absent'})`);
+  }
+  return out;
+}

@@ -1,0 +1,88 @@
+/**
+ * Guarantees of ARCHITECTURE.md checked on the device's own code (fake-indexeddb, happy-dom);
+ * their browser-side counterparts are in e2e/guarantees.test.ts.
+ *   1. Durable before visible: a write whose transaction fails shows nothing and queues nothing.
+ *   6. A frame the server sends as binary is read like a text frame (the 'authenticated' that
+ *      starts the catch-up pull on reconnect came binary and was dropped).
+ *  10. A /ws new_ping delivered twice, or after the pull brought a newer copy, changes nothing.
+ */
+import 'fake-indexeddb/auto';
+import type { Ping } from '@pingme/shared';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { db } from '../db';
+import { localWrite } from './local-write';
+import { frameText, receiveNewPing } from './realtime';
+
+beforeEach(async () => {
+  await Promise.all(db.tables.map((t) => t.clear()));
+});
+
+function ping(fields: Partial<Ping> = {}): Ping {
+  const person = { id: 'u1', firstName: 'Bo', lastName: 'T', profileImageUrl: null };
+  return {
+    id: 'p1',
+    kind: 'prompt',
+    senderId: 'u1',
+    receiverId: 'u2',
+    sender: person,
+    receiver: { ...person, id: 'u2', firstName: 'Ada' },
+    prompt: { id: 'pr1', text: 'Ping me when you need a hug', emoji: '🤗' },
+    customText: null,
+    customEmoji: null,
+    anchorId: null,
+    groupId: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    isRead: false,
+    readAt: null,
+    isBookmarked: false,
+    reactions: [],
+    ...fields,
+  } as Ping;
+}
+
+describe('guarantee 1: durable before visible', () => {
+  it('a write whose transaction fails leaves neither its row nor its outbox entry', async () => {
+    // Appending the outbox entry fails after the row was put: the whole transaction aborts.
+    const taken = await localWrite({ request: { method: 'POST', path: '/api/x', body: {} } });
+    const add = vi.spyOn(db.outbox, 'add').mockImplementationOnce(async () => {
+      throw new Error('disk full');
+    });
+    await expect(
+      localWrite({
+        request: { method: 'POST', path: '/api/pings', body: { id: 'p9' } },
+        effects: [{ table: 'pings', key: 'p9', after: { id: 'p9', pending: true } }],
+      }),
+    ).rejects.toThrow('disk full');
+    add.mockRestore();
+    expect(await db.pings.get('p9')).toBeUndefined();
+    expect((await db.outbox.toArray()).map((e) => e.idempotencyKey)).toEqual([
+      taken.idempotencyKey,
+    ]);
+  });
+});
+
+describe('guarantee 6: /ws frames, text or binary', () => {
+  it('reads the JSON of a text frame and of a binary one alike', () => {
+    const json = JSON.stringify({ type: 'authenticated', userId: 'u1' });
+    const bytes = new TextEncoder().encode(json);
+    expect(frameText(json)).toBe(json);
+    expect(frameText(bytes.buffer)).toBe(json);
+    expect(frameText(bytes)).toBe(json);
+    expect(JSON.parse(frameText(bytes.buffer))).toEqual({ type: 'authenticated', userId: 'u1' });
+  });
+});
+
+describe('guarantee 10: a push or a new_ping is a hint', () => {
+  it('a new_ping delivered twice makes one row', async () => {
+    await receiveNewPing(ping());
+    await receiveNewPing(ping());
+    expect(await db.pings.toArray()).toEqual([ping()]);
+  });
+
+  it('a late duplicate never overwrites the newer copy the pull brought', async () => {
+    const pulled = ping({ isRead: true, readAt: '2026-01-01T00:01:00.000Z' });
+    await db.pings.put(pulled);
+    await receiveNewPing(ping());
+    expect(await db.pings.get('p1')).toEqual(pulled);
+  });
+});

@@ -44,7 +44,7 @@ describe('guarantee 1: durable before visible', () => {
   it('a write whose transaction fails leaves neither its row nor its outbox entry', async () => {
     // Appending the outbox entry fails after the row was put: the whole transaction aborts.
     const taken = await localWrite({ request: { method: 'POST', path: '/api/x', body: {} } });
-    const add = vi.spyOn(db.outbox, 'add').mockImplementationOnce(async () => {
+    const add = vi.spyOn(db.outbox, 'add').mockImplementationOnce(() => {
       throw new Error('disk full');
     });
     await expect(

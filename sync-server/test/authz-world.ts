@@ -250,6 +250,10 @@ export async function buildWorld(): Promise<World> {
   };
   const A = owner.client;
 
+  // Each sign-up writes its verification token after answering: wait for every one (its mail
+  // goes out after the token is stored), so no late write lands inside a case's digest.
+  const everyone = [owner, friend, stranger, blocked, blocker, admin, f2, f3, r, q, z];
+  await Promise.all(everyone.map((p) => waitForMail(p.email, VERIFY_SUBJECT)));
   const verifyMail = await waitForMail(owner.email, VERIFY_SUBJECT);
   const verifyToken = tokenIn(verifyMail[0]!, '/verify-email');
 

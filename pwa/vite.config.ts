@@ -15,9 +15,12 @@ const THEME_COLOR = '#c2410c';
 const BACKGROUND_COLOR = '#fff8f3';
 /** `npm run dev -w pwa` proxies the API to a sync server started with `npm run serve`. */
 const SYNC_SERVER = process.env.PINGME_SERVER ?? 'http://localhost:8080';
-/** What every start runs (docs/pwa.md, "Bundle size"); zod must share a chunk with csp.ts. */
+/**
+ * What every start runs (docs/pwa.md, "Bundle size"); zod must share a chunk with csp.ts. Of
+ * @tanstack only the router and its store: the list virtualiser rides with the screens using it.
+ */
 const VENDOR =
-  /[\\/]node_modules[\\/](react|react-dom|scheduler|@tanstack|dexie|dexie-react-hooks|zustand|zod|use-sync-external-store)[\\/]|[\\/]shared[\\/]src[\\/]csp\.ts$/;
+  /[\\/]node_modules[\\/](react|react-dom|scheduler|@tanstack[\\/](?!react-virtual|virtual-core)[\w-]+|dexie|dexie-react-hooks|zustand|zod|use-sync-external-store)[\\/]|[\\/]shared[\\/]src[\\/]csp\.ts$/;
 
 /**
  * Writes `<file>.br` and `<file>.gz` beside every text file of the build (after the service worker

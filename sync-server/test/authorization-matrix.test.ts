@@ -643,7 +643,10 @@ const TABLE: Row[] = [
     'GET /api/users/suggestions',
     same(() => ({ path: '/api/users/suggestions' })),
     {
-      stranger: ok(200, ({ res }) => expect(Array.isArray(res.body)).toBe(true)),
+      stranger: ok(200, ({ res }) => {
+        expect(Array.isArray(res.body)).toBe(true);
+        for (const p of res.body) expect(p).not.toHaveProperty('email');
+      }),
       blocked: ok(200, ({ res }) => expect(ids(res.body)).not.toContain(A())),
       friend: ok(200, ({ res }) => expect(ids(res.body)).not.toContain(A())),
       owner: ok(200, ({ res }) => expect(ids(res.body)).not.toContain(A())),
@@ -1198,20 +1201,37 @@ const TABLE: Row[] = [
     'GET /api/sync/pull',
     same(() => ({ path: '/api/sync/pull' })),
     {
-      stranger: ok(200, ({ res }) => expect(JSON.stringify(res.body)).not.toContain(A())),
+      stranger: ok(
+        200,
+        withOwnersSnapshotToken(({ res }) => expect(JSON.stringify(res.body)).not.toContain(A())),
+      ),
       // The history pings stay; A's profile is gone from their device.
-      blocked: ok(200, ({ res }) => {
-        expect(changeOf(res.body, 'user', A())).toBeUndefined();
-        expect(changeOf(res.body, 'friendship', undefined, A())).toBeUndefined();
-      }),
-      friend: ok(200, ({ res }) => {
-        expect(changeOf(res.body, 'user', A())).toMatchObject({ op: 'upsert' });
-        expect(changeOf(res.body, 'prompt', w.a.promptId)).toBeUndefined();
-      }),
+      blocked: ok(
+        200,
+        withOwnersSnapshotToken(({ res }) => {
+          expect(changeOf(res.body, 'user', A())).toBeUndefined();
+          expect(changeOf(res.body, 'friendship', undefined, A())).toBeUndefined();
+        }),
+      ),
+      friend: ok(
+        200,
+        withOwnersSnapshotToken(({ res }) => {
+          expect(changeOf(res.body, 'user', A())).toMatchObject({ op: 'upsert' });
+          expect(changeOf(res.body, 'prompt', w.a.promptId)).toBeUndefined();
+        }),
+      ),
       owner: ok(200, ({ res }) => {
         expect(changeOf(res.body, 'prompt', w.a.promptId)).toMatchObject({ op: 'upsert' });
         expect(changeOf(res.body, 'ping', w.a.pingFromFriend)).toMatchObject({ op: 'upsert' });
       }),
+    },
+    {
+      // A's snapshot continuation token: a position in A's snapshot, tried by the others too.
+      setup: async (w) => {
+        const first = await w.client('owner').get('/api/sync/pull?limit=1');
+        expect(first.body.snapshot).toEqual(expect.any(String));
+        scratch.ownerSnapshot = first.body.snapshot;
+      },
     },
   ),
   row(
@@ -1630,6 +1650,18 @@ function batchOf(method: string, path: string, body: unknown): Req {
     body: { entries: [{ idempotencyKey: `authz-${randomUUID()}`, method, path, body }] },
   };
 }
+/** The check, then the same call with A's snapshot token: still the caller's own view only. */
+function withOwnersSnapshotToken(check: (c: Call) => void) {
+  return async (c: Call) => {
+    check(c);
+    const token = encodeURIComponent(scratch.ownerSnapshot!);
+    const cont = await w.client(c.role).get(`/api/sync/pull?snapshot=${token}`);
+    expect(cont.status, cont.text).toBe(200);
+    expect(cont.body.reset).toBe(true);
+    leaksChecked({}, c.role, cont.text);
+    if (c.role === 'stranger' || c.role === 'admin') expect(cont.text).not.toContain(A());
+  };
+}
 async function endpointNowCallers({ res, me }: Call) {
   expect(res.body.endpoint).toBe(w.a.pushEndpoint);
   const row = w.server.database.sqlite
@@ -1660,7 +1692,7 @@ function matchesRoute(pattern: string, path: string): boolean {
   return re.test(path.split('?')[0]!);
 }
 
-function leaksChecked(row: Row, role: Role, text: string) {
+function leaksChecked(row: Pick<Row, 'reveals'>, role: Role, text: string) {
   if (role === 'owner') return;
   const allowed = new Set<string>(row.reveals?.[role] ?? []);
   for (const [name, marker] of Object.entries(MARKERS.ownerOnly)) {

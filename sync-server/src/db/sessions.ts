@@ -1,5 +1,6 @@
 import type { Db } from './connection';
 import { nowIso } from './connection';
+import type { UserRow } from './schema';
 
 /** How a session is judged when it is read (docs/security.md, "Sessions"). */
 export interface SessionPolicy {
@@ -19,22 +20,92 @@ export async function getSession(
   id: string,
   policy: SessionPolicy = {},
 ): Promise<Record<string, unknown> | undefined> {
+  return (await getSessionWithUser(db, id, policy))?.data;
+}
+
+/** A live session and the person its row names (undefined when that person no longer exists). */
+export interface SessionWithUser {
+  data: Record<string, unknown>;
+  /** The row's `user_id`: null for a session nobody is signed in to. */
+  userId: string | null;
+  user: UserRow | undefined;
+}
+
+/**
+ * getSession and the person of the session in one query (a signed-in request needs both): the
+ * same expiry rules, the same deletion of a dead session and the same touch.
+ */
+export async function getSessionWithUser(
+  db: Db,
+  id: string,
+  policy: SessionPolicy = {},
+): Promise<SessionWithUser | undefined> {
   const now = policy.now ?? Date.now();
   const row = await db
-    .selectFrom('sessions')
-    .select(['data', 'expiresAt', 'lastSeenAt'])
-    .where('id', '=', id)
+    .selectFrom('sessions as s')
+    .leftJoin('users as u', 'u.id', 's.userId')
+    .selectAll('u')
+    .select([
+      's.data as sessionData',
+      's.expiresAt as sessionExpiresAt',
+      's.lastSeenAt as sessionLastSeenAt',
+      's.userId as sessionUserId',
+    ])
+    .where('s.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
-  const lastSeen = row.lastSeenAt ?? now;
-  if (row.expiresAt < now || (policy.idleMs !== undefined && lastSeen + policy.idleMs < now)) {
+  const { sessionData, sessionExpiresAt, sessionLastSeenAt, sessionUserId, ...user } = row;
+  const lastSeen = sessionLastSeenAt ?? now;
+  if (sessionExpiresAt < now || (policy.idleMs !== undefined && lastSeen + policy.idleMs < now)) {
     await db.deleteFrom('sessions').where('id', '=', id).execute();
     return undefined;
   }
-  if (policy.touchEveryMs && (row.lastSeenAt === null || now - lastSeen >= policy.touchEveryMs)) {
+  if (
+    policy.touchEveryMs &&
+    (sessionLastSeenAt === null || now - lastSeen >= policy.touchEveryMs)
+  ) {
     await db.updateTable('sessions').set({ lastSeenAt: now }).where('id', '=', id).execute();
   }
-  return JSON.parse(row.data) as Record<string, unknown>;
+  return {
+    data: JSON.parse(sessionData) as Record<string, unknown>,
+    userId: sessionUserId,
+    user: user.id === null ? undefined : (user as UserRow),
+  };
+}
+
+/**
+ * Of the given session ids, those alive under `policy` (as getSession judges them) whose person
+ * still exists, with that person's id; one query per chunk of ids (the ws heartbeat checks every
+ * open socket's session at once). Dead ones among them are deleted, as getSession deletes them.
+ * Nothing is touched: an open socket is not a use.
+ */
+export async function liveSessionUsers(
+  db: Db,
+  ids: string[],
+  policy: { idleMs?: number; now?: number } = {},
+): Promise<Map<string, string>> {
+  const now = policy.now ?? Date.now();
+  const out = new Map<string, string>();
+  if (ids.length === 0) return out;
+  const rows = await db
+    .selectFrom('sessions as s')
+    .leftJoin('users as u', 'u.id', 's.userId')
+    .select(['s.id', 's.expiresAt', 's.lastSeenAt', 's.data', 'u.id as userId'])
+    .where('s.id', 'in', ids)
+    .execute();
+  const dead: string[] = [];
+  for (const r of rows) {
+    const lastSeen = r.lastSeenAt ?? now;
+    if (r.expiresAt < now || (policy.idleMs !== undefined && lastSeen + policy.idleMs < now)) {
+      dead.push(r.id);
+      continue;
+    }
+    // The person named in the session's data (what getSession's callers read), if they exist.
+    const data = JSON.parse(r.data) as Record<string, unknown>;
+    if (r.userId !== null && data.userId === r.userId) out.set(r.id, r.userId);
+  }
+  if (dead.length) await db.deleteFrom('sessions').where('id', 'in', dead).execute();
+  return out;
 }
 
 /** Stores a session that ends at `expiresAt` (ms); saving it counts as a use. */

@@ -4,6 +4,7 @@ import { nowIso } from '../db/connection';
 import type { UserRow } from '../db/schema';
 import { findUserById, updateUser } from '../db/users';
 import { forbidden, unauthorized } from '../errors';
+import { userLoadedWithSession } from './session';
 
 const ACTIVE_MARK_EVERY_MS = 10 * 60_000;
 
@@ -16,7 +17,10 @@ export function sessionUserId(ctx: Context): string | undefined {
 export function requireUser(db: Db): Middleware {
   return async (ctx, next) => {
     const id = sessionUserId(ctx);
-    const user = id ? await findUserById(db, id) : undefined;
+    // Usually read with the session, in the same query (middleware/session.ts).
+    const user = id
+      ? (userLoadedWithSession(ctx, id) ?? { user: await findUserById(db, id) }).user
+      : undefined;
     if (!user) throw unauthorized();
     const last = user.lastActiveAt ? Date.parse(user.lastActiveAt) : 0;
     if (Date.now() - last > ACTIVE_MARK_EVERY_MS) {

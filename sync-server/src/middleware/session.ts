@@ -11,10 +11,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
+import type { Context } from 'koa';
 import session from 'koa-session';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
-import { destroySession, getSession, setSession } from '../db/sessions';
+import { destroySession, getSessionWithUser, setSession } from '../db/sessions';
+import type { UserRow } from '../db/schema';
 
 export const SESSION_COOKIE = 'pingme.sid';
 /** A session's last use is written at most this often. */
@@ -33,6 +35,25 @@ export function sessionExpiry(
   return now + maxAgeMs;
 }
 
+/**
+ * The person of the session this request loaded, read in the same query as the session
+ * (`getSessionWithUser`), for requireUser (middleware/auth.ts). A memo of one request only: it
+ * lives as long as the request's context and is never shared with another request.
+ */
+const loadedUsers = new WeakMap<Context, { userId: string | null; user: UserRow | undefined }>();
+
+/**
+ * The person loaded with this request's session when the session's row names `userId`;
+ * undefined when the request has no such memo (then the caller reads the person itself).
+ */
+export function userLoadedWithSession(
+  ctx: Context,
+  userId: string,
+): { user: UserRow | undefined } | undefined {
+  const m = loadedUsers.get(ctx);
+  return m && m.userId === userId ? { user: m.user } : undefined;
+}
+
 export function sessionMiddleware(app: Koa, db: Db, config: Config): Koa.Middleware {
   app.keys = config.sessionKeys;
   const sessions = session(
@@ -47,11 +68,14 @@ export function sessionMiddleware(app: Koa, db: Db, config: Config): Koa.Middlew
       renew: false,
       genid: () => randomBytes(24).toString('base64url'),
       store: {
-        get: (key: string) =>
-          getSession(db, key, {
+        get: async (key: string, _maxAge: unknown, opts?: { ctx?: Context }) => {
+          const s = await getSessionWithUser(db, key, {
             idleMs: config.sessionIdleMs,
             touchEveryMs: SESSION_TOUCH_EVERY_MS,
-          }),
+          });
+          if (s && opts?.ctx) loadedUsers.set(opts.ctx, { userId: s.userId, user: s.user });
+          return s?.data;
+        },
         set: (key: string, sess: Record<string, unknown>, maxAge: number | 'session' | undefined) =>
           setSession(
             db,

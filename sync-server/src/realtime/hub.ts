@@ -18,7 +18,7 @@ import {
 } from '@pingme/shared';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
-import { getSession } from '../db/sessions';
+import { getSessionWithUser, liveSessionUsers } from '../db/sessions';
 import { findUserById } from '../db/users';
 import { SESSION_COOKIE } from '../middleware/session';
 import type { ChangeEvents } from './events';
@@ -36,6 +36,9 @@ interface SocketInfo {
 
 /** The close code and reason for a socket that sends faster than WS_MAX_MESSAGES allows. */
 export const WS_RATE_CLOSE = { code: 1008, reason: 'Too many messages: slow down' } as const;
+
+/** How many sessions the heartbeat reads per query. */
+const SESSION_CHECK_CHUNK = 500;
 
 const frame = (m: ServerMessage) => Buffer.from(JSON.stringify(m));
 const POKE = frame({ type: 'poke' });
@@ -118,11 +121,14 @@ export class RealtimeHub {
 
   private async sessionUser(sessionId: string): Promise<string | undefined> {
     // Idle and absolute expiry apply here too; an open socket alone does not count as a use.
-    const session = await getSession(this.deps.db, sessionId, {
+    const session = await getSessionWithUser(this.deps.db, sessionId, {
       idleMs: this.deps.config.sessionIdleMs,
     });
-    const userId = session?.userId;
+    const userId = session?.data.userId;
     if (typeof userId !== 'string') return undefined;
+    // The person was read with the session when its row names them (always, as setSession
+    // writes it).
+    if (session!.userId === userId) return session!.user ? userId : undefined;
     return (await findUserById(this.deps.db, userId)) ? userId : undefined;
   }
 
@@ -231,15 +237,29 @@ export class RealtimeHub {
     void this.closeEndedSessions();
   }
 
+  /**
+   * Reads the sessions of all open sockets SESSION_CHECK_CHUNK at a time, one query each, and
+   * lets the event loop serve requests and deliveries between chunks: with thousands of sockets,
+   * one query per session awaited back to back held everything up for up to a second.
+   */
   private async closeEndedSessions() {
     if (this.checkingSessions || this.info.size === 0) return;
     this.checkingSessions = true;
     try {
-      const sessions = new Map<string, string | undefined>();
-      for (const who of this.info.values()) sessions.set(who.sessionId, undefined);
-      for (const id of sessions.keys()) sessions.set(id, await this.sessionUser(id));
+      const ids = [...new Set([...this.info.values()].map((who) => who.sessionId))];
+      const live = new Map<string, string>();
+      for (let i = 0; i < ids.length; i += SESSION_CHECK_CHUNK) {
+        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+        const part = await liveSessionUsers(this.deps.db, ids.slice(i, i + SESSION_CHECK_CHUNK), {
+          idleMs: this.deps.config.sessionIdleMs,
+        });
+        for (const [id, userId] of part) live.set(id, userId);
+      }
+      const checked = new Set(ids);
       for (const [ws, who] of this.info) {
-        if (sessions.get(who.sessionId) !== who.userId) ws.close(4401, 'Session ended');
+        // A socket opened while the chunks were read was checked by its own upgrade.
+        if (!checked.has(who.sessionId)) continue;
+        if (live.get(who.sessionId) !== who.userId) ws.close(4401, 'Session ended');
       }
     } catch (err) {
       console.error('ws session check failed', err);

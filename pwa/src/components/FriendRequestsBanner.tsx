@@ -27,17 +27,31 @@ function readDismissed(): string[] {
 /** Where the banner would only repeat what the screen shows. */
 const QUIET_PATHS = ['/friends'];
 
+const receivedRequestIds = () =>
+  db.friendships
+    .where('[status+direction]')
+    .equals(['pending', 'received'])
+    .primaryKeys() as Promise<string[]>;
+
+/** What Dexie held when the root's loader last asked (primeFriendRequests). */
+let primed: string[] = [];
+
+/**
+ * Read by the root's loader before a signed-in render: a banner that is already due is then in
+ * the first frame, instead of appearing a moment later above the screen and pushing it down
+ * (a layout shift Lighthouse counts against Home).
+ */
+export async function primeFriendRequests(): Promise<void> {
+  try {
+    primed = await receivedRequestIds();
+  } catch {
+    primed = [];
+  }
+}
+
 export function FriendRequestsBanner() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
-  const ids = useLiveQuery(
-    () =>
-      db.friendships
-        .where('[status+direction]')
-        .equals(['pending', 'received'])
-        .primaryKeys() as Promise<string[]>,
-    [],
-    [] as string[],
-  );
+  const ids = useLiveQuery(receivedRequestIds, [], primed);
   const [dismissed, setDismissed] = useState<string[]>(readDismissed);
 
   const fresh = ids.filter((id) => !dismissed.includes(id));

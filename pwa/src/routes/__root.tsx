@@ -42,7 +42,12 @@ export const rootRoute = createRootRoute({
   loader: async () => {
     const signedIn = useSession.getState().status === 'signed-in';
     const chrome = signedIn ? [SyncHost, BottomNav, FriendRequestsBanner] : [];
-    await Promise.all([toasterLoaded, ...chrome.map((c) => c.preload?.())]);
+    await Promise.all([
+      toasterLoaded,
+      ...chrome.map((c) => c.preload?.()),
+      // The banner sits above the screen: know now whether it shows, so nothing shifts later.
+      signedIn && import('../components/FriendRequestsBanner').then((m) => m.primeFriendRequests()),
+    ]);
   },
   component: RootLayout,
   notFoundComponent: NotFoundScreen,

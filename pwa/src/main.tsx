@@ -13,13 +13,15 @@ import './styles/components.css';
 import './styles/screens.css';
 
 async function start() {
+  // The session check asks the server at once; the device id is settled meanwhile.
+  const session = bootSession();
   try {
     await ensureDeviceId();
   } catch (err) {
     // Private modes may refuse IndexedDB: the app still runs, just without offline data.
     console.warn('IndexedDB is not available', err);
   }
-  await bootSession();
+  await session;
 
   const router = createAppRouter();
   // Signing out (or a session the server no longer knows) re-runs the guards of the screen.

@@ -10,15 +10,52 @@ import { useSession } from './stores';
 /** How long a first start (nothing cached) waits for the server before treating it as offline. */
 const FIRST_CHECK_TIMEOUT_MS = 5000;
 
-/** Runs once before the router starts, so guards see a settled session. */
+/**
+ * Runs once before the router starts, so guards see a settled session. The server is asked at
+ * once, while the device database opens and the cached copy is read: for someone with nothing
+ * cached its answer decides the first screen, so it should not wait for IndexedDB.
+ */
 export async function bootSession(): Promise<void> {
+  const controller = new AbortController();
+  const answer = askServer(controller.signal);
   const cached = await readCachedUser();
   if (cached) {
     useSession.getState().setUser(cached, false);
-    void refreshSession();
+    void answer.then(applyAnswer);
     return;
   }
-  await refreshSession(AbortSignal.timeout(FIRST_CHECK_TIMEOUT_MS));
+  const timer = setTimeout(() => controller.abort(), FIRST_CHECK_TIMEOUT_MS);
+  try {
+    await applyAnswer(await answer);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+type ServerAnswer = { user: SelfUser } | { signedOut: true } | { unreachable: unknown };
+
+async function askServer(signal?: AbortSignal): Promise<ServerAnswer> {
+  try {
+    return { user: await api.get('/api/user', { schema: SelfUser, on401: 'throw', signal }) };
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) return { signedOut: true };
+    return { unreachable: err };
+  }
+}
+
+/** 200: remember them. 401: signed out (and forget the cached copy). No answer: keep what is known. */
+async function applyAnswer(answer: ServerAnswer): Promise<SelfUser | null> {
+  if ('user' in answer) {
+    await rememberUser(answer.user);
+    return answer.user;
+  }
+  if ('signedOut' in answer) {
+    await forgetUser();
+    return null;
+  }
+  const { status, user, setSignedOut } = useSession.getState();
+  if (status === 'loading') setSignedOut();
+  return user;
 }
 
 /**
@@ -26,19 +63,7 @@ export async function bootSession(): Promise<void> {
  * No answer: keep whatever is known (the cached person, else signed out).
  */
 export async function refreshSession(signal?: AbortSignal): Promise<SelfUser | null> {
-  try {
-    const user = await api.get('/api/user', { schema: SelfUser, on401: 'throw', signal });
-    await rememberUser(user);
-    return user;
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) {
-      await forgetUser();
-      return null;
-    }
-    const { status, user, setSignedOut } = useSession.getState();
-    if (status === 'loading') setSignedOut();
-    return user;
-  }
+  return applyAnswer(await askServer(signal));
 }
 
 /** After sign-in, sign-up or a fresh GET /api/user. */

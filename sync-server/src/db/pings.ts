@@ -48,6 +48,7 @@ export async function userSummaries(db: Db, ids: string[]): Promise<Map<string, 
   return out;
 }
 
+/** What sending needs to know about a receiver: their name and their daily limit. */
 export interface Recipient {
   id: string;
   firstName: string | null;
@@ -56,18 +57,106 @@ export interface Recipient {
   rateLimitPerDay: number;
 }
 
-/** What sending needs to know about receivers: their name and their daily limit. */
-export async function recipients(db: Db, ids: string[]): Promise<Map<string, Recipient>> {
-  const out = new Map<string, Recipient>();
-  for (const part of chunks([...new Set(ids)])) {
+/** A receiver as sending sees them: the Recipient, and whether the sender may ping them now. */
+export interface SendTarget extends Recipient {
+  profileImageUrl: string | null;
+  /** An accepted friendship joins the sender and this person. */
+  isFriend: boolean;
+  /** Pings the sender sent this person at or after `since`. */
+  sentSince: number;
+}
+
+/**
+ * What one send needs to know, in one query per chunk of receivers instead of four (the sender's
+ * friends, the receivers, the daily counts, the people of the answer): each receiver that exists,
+ * whether they are the sender's friend and how many pings the sender sent them since `since`
+ * (ISO); and the sender's own summary. A friend is what friendIds (db/friendships.ts) counts:
+ * an accepted friendship, whoever asked.
+ */
+export async function sendTargets(
+  db: Db,
+  senderId: string,
+  receiverIds: string[],
+  since: string,
+): Promise<{ sender: UserSummary | undefined; receivers: Map<string, SendTarget> }> {
+  const receivers = new Map<string, SendTarget>();
+  let sender: UserSummary | undefined;
+  for (const part of chunks([...new Set(receiverIds)], 499)) {
+    const wanted = new Set(part);
     const rows = await db
-      .selectFrom('users')
-      .select(['id', 'firstName', 'lastName', 'email', 'rateLimitPerDay'])
-      .where('id', 'in', part)
+      .selectFrom('users as u')
+      .select([
+        'u.id',
+        'u.firstName',
+        'u.lastName',
+        'u.profileImageUrl',
+        'u.email',
+        'u.rateLimitPerDay',
+      ])
+      .select((eb) => [
+        eb
+          .exists(
+            eb
+              .selectFrom('friendships as f')
+              .select('f.id')
+              .where('f.status', '=', 'accepted')
+              .where((w) =>
+                w.or([
+                  w.and([
+                    w('f.requesterId', '=', senderId),
+                    w('f.addresseeId', '=', w.ref('u.id')),
+                  ]),
+                  w.and([
+                    w('f.requesterId', '=', w.ref('u.id')),
+                    w('f.addresseeId', '=', senderId),
+                  ]),
+                ]),
+              ),
+          )
+          .as('isFriend'),
+        eb
+          .selectFrom('pings as p')
+          .select((c) => c.fn.countAll<number>().as('n'))
+          .where('p.senderId', '=', senderId)
+          .whereRef('p.receiverId', '=', 'u.id')
+          .where('p.createdAt', '>=', since)
+          .as('sentSince'),
+      ])
+      .where('u.id', 'in', [senderId, ...part])
       .execute();
-    for (const r of rows) out.set(r.id, r);
+    for (const r of rows) {
+      if (r.id === senderId) {
+        sender = {
+          id: r.id,
+          firstName: r.firstName,
+          lastName: r.lastName,
+          profileImageUrl: r.profileImageUrl,
+        };
+      }
+      if (wanted.has(r.id)) {
+        receivers.set(r.id, {
+          id: r.id,
+          firstName: r.firstName,
+          lastName: r.lastName,
+          email: r.email,
+          rateLimitPerDay: r.rateLimitPerDay,
+          profileImageUrl: r.profileImageUrl,
+          isFriend: Number(r.isFriend) === 1,
+          sentSince: Number(r.sentSince ?? 0),
+        });
+      }
+    }
   }
-  return out;
+  return { sender, receivers };
+}
+
+/**
+ * Pings just inserted (insertPings), as their sender sees them: what loadPings would read back,
+ * built from the rows written. A new ping is unread, has no reactions and is nobody's moment yet
+ * (both reference an existing ping).
+ */
+export function newPingsAsSent(rows: NewPing[], people: Map<string, UserSummary>): Ping[] {
+  return rows.map((r) => toPing({ ...r, isRead: 0, readAt: null }, people, false));
 }
 
 // ---------- loading pings as a viewer sees them ----------
@@ -369,28 +458,6 @@ export async function markAllRead(
 }
 
 // ---------- the daily limit ----------
-
-/** How many pings senderId sent to each receiver at or after `since` (ISO). */
-export async function sentSince(
-  db: Db,
-  senderId: string,
-  receiverIds: string[],
-  since: string,
-): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  for (const part of chunks([...new Set(receiverIds)])) {
-    const rows = await db
-      .selectFrom('pings')
-      .select(['receiverId', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('senderId', '=', senderId)
-      .where('receiverId', 'in', part)
-      .where('createdAt', '>=', since)
-      .groupBy('receiverId')
-      .execute();
-    for (const r of rows) out.set(r.receiverId, Number(r.n));
-  }
-  return out;
-}
 
 /**
  * The send time of the `n`-th oldest (0-based) ping from senderId to receiverId at or after

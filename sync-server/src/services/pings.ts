@@ -3,17 +3,17 @@
  * announces. Every function runs inside the caller's `mutate` transaction, so a rejection
  * (403, 404, 429) leaves nothing written, however many receivers a call names.
  */
-import { displayName, uuidv7, type Ping } from '@pingme/shared';
-import { friendIds } from '../db/friendships';
+import { displayName, uuidv7, type Ping, type UserSummary } from '@pingme/shared';
 import {
   findPings,
   insertPings,
   loadPings,
+  newPingsAsSent,
   nthSentSince,
-  recipients,
-  sentSince,
+  sendTargets,
+  type NewPing,
+  type SendTarget,
 } from '../db/pings';
-import type { NewPing } from '../db/pings';
 import { findPrompt, isUsableBy } from '../db/prompts';
 import type { PingKind } from '../db/schema';
 import { AppError, conflict, forbidden, notFound } from '../errors';
@@ -85,11 +85,14 @@ export async function sendPings(
   senderId: string,
   send: { receiverIds: string[]; ids: string[]; groupId: string | null; content: PingContent },
 ): Promise<Ping[]> {
-  const friends = new Set(await friendIds(trx, senderId));
-  if (send.receiverIds.some((id) => !friends.has(id))) {
+  // The receivers, whether each is a friend, the daily counts and the sender: one query.
+  const now = Date.now();
+  const since = new Date(now - RATE_WINDOW_MS).toISOString();
+  const { sender, receivers } = await sendTargets(trx, senderId, send.receiverIds, since);
+  if (send.receiverIds.some((id) => !receivers.get(id)?.isFriend)) {
     throw forbidden('You can only ping friends');
   }
-  await enforceDailyLimits(trx, senderId, send.receiverIds);
+  await enforceDailyLimits(trx, senderId, send.receiverIds, receivers, since, now);
 
   const createdAt = new Date().toISOString();
   const rows: NewPing[] = send.receiverIds.map((receiverId, i) => ({
@@ -102,26 +105,36 @@ export async function sendPings(
   }));
   await insertPings(trx, rows);
   for (const r of rows) await feed.record([senderId, r.receiverId], 'ping', r.id);
-  const pings = await loadPings(
-    trx,
-    senderId,
-    rows.map((r) => r.id),
-  );
+  // The answer is what was just written (loadPings would read the same back).
+  const people = new Map<string, UserSummary>();
+  if (sender) people.set(senderId, sender);
+  for (const r of receivers.values()) {
+    people.set(r.id, {
+      id: r.id,
+      firstName: r.firstName,
+      lastName: r.lastName,
+      profileImageUrl: r.profileImageUrl,
+    });
+  }
+  const pings = newPingsAsSent(rows, people);
   for (const p of pings) feed.newPing(p.receiverId, p);
   return pings;
 }
 
 /** Each receiver's limit counts this sender's pings to them in the last RATE_WINDOW_MS. */
-async function enforceDailyLimits(trx: Trx, senderId: string, receiverIds: string[]) {
-  const now = Date.now();
-  const since = new Date(now - RATE_WINDOW_MS).toISOString();
-  const people = await recipients(trx, receiverIds);
-  const counts = await sentSince(trx, senderId, receiverIds, since);
+async function enforceDailyLimits(
+  trx: Trx,
+  senderId: string,
+  receiverIds: string[],
+  people: Map<string, SendTarget>,
+  since: string,
+  now: number,
+) {
   for (const receiverId of receiverIds) {
     const person = people.get(receiverId);
     if (!person) throw forbidden('You can only ping friends');
     const limit = person.rateLimitPerDay;
-    const count = counts.get(receiverId) ?? 0;
+    const count = person.sentSince;
     if (count + 1 <= limit) continue;
     // The count falls under the limit once the (count - limit)-th oldest ping leaves the window.
     const leaving = await nthSentSince(trx, senderId, receiverId, since, count - limit);

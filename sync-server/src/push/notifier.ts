@@ -174,6 +174,10 @@ export class PushNotifier {
 
   private async run(job: PushJob) {
     const { db } = this.deps;
+    // Most people have no push subscription: then there is nothing to send and nothing more to
+    // read (the person's quiet hours only matter when a device would be woken).
+    const subs = await subscriptionsOf(db, job.receiverId);
+    if (subs.length === 0) return;
     const user = await findUserById(db, job.receiverId);
     if (!user) return;
     if (
@@ -182,7 +186,6 @@ export class PushNotifier {
     ) {
       return;
     }
-    const subs = await subscriptionsOf(db, job.receiverId);
     const body = JSON.stringify(job.payload);
     await Promise.all(subs.map((s) => this.deliver(s, body, job.urgency)));
   }

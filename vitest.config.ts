@@ -19,7 +19,21 @@ export default defineConfig({
           name: 'pwa',
           root: 'pwa',
           include: ['src/**/*.test.{ts,tsx}'],
+          exclude: ['src/**/*.fault.test.ts'],
           environment: 'happy-dom',
+        },
+      },
+      {
+        // The PWA's sync code (fake-indexeddb, Node's fetch) against the real server in its own
+        // process, which the tests kill and restart (sync-server/test/server-control.ts).
+        test: {
+          name: 'sync-fault',
+          root: 'pwa',
+          include: ['src/**/*.fault.test.ts'],
+          environment: 'node',
+          globalSetup: ['../sync-server/test/server-control.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -107,16 +107,26 @@ export async function drainOutbox(deps: DrainDeps): Promise<DrainResult> {
       return result;
     }
 
-    // O3. Results in order, matched to their entries by key.
+    // O3. Results in order, matched to their entries by key. Acknowledged entries go in one
+    // delete per run of them (one transaction, so live queries over the outbox wake once per
+    // batch rather than once per entry), always before anything later is rolled back or noted.
+    const byKey = new Map(response.results.map((r) => [r.idempotencyKey, r]));
+    let acked: number[] = [];
+    const removeAcked = async () => {
+      if (acked.length === 0) return;
+      await db.outbox.bulkDelete(acked);
+      acked = [];
+    };
     for (const row of rows) {
-      const res = response.results.find((r) => r.idempotencyKey === row.idempotencyKey);
+      const res = byKey.get(row.idempotencyKey);
       const status = res?.status ?? 0;
       if (status >= 200 && status < 300) {
         // Acknowledged: the entry goes; its optimistic rows stay until the pull replaces them.
-        await db.outbox.delete(row.seq!);
+        acked.push(row.seq!);
         result.sent++;
         continue;
       }
+      await removeAcked();
       if (status === 401 || isRetryableStatus(status, res?.body)) {
         // O4. Transient (or the session is gone): stop here; this and later entries wait.
         const error = `${status}: ${bodyError(res?.body) ?? 'not attempted'}`;
@@ -129,6 +139,7 @@ export async function drainOutbox(deps: DrainDeps): Promise<DrainResult> {
       result.rejected++;
       await deps.onRejected(row, status, res?.body);
     }
+    await removeAcked();
   }
 }
 

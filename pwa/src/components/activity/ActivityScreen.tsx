@@ -44,6 +44,10 @@ function ActivityScreen() {
       unread: input.pings.filter((p) => p.receiverId === input.meId && !p.isRead).length,
     };
   }, [input]);
+  const shown = useMemo(
+    () => (derived ? filterActivity(derived.items, filter) : []),
+    [derived, filter],
+  );
   useMarkViewedAfterDelay(
     derived
       ? [
@@ -62,13 +66,12 @@ function ActivityScreen() {
       </Screen>
     );
   }
-  const shown = filterActivity(derived.items, filter);
 
   const pings = (
     <div className="act-panel">
       <FilterChips value={filter} onChange={setFilter} />
       {filter === 'anchors' ? (
-        <AnchorsView input={input} />
+        <AnchorsView input={input} items={derived.items} />
       ) : shown.length === 0 ? (
         <EmptyState icon="📭" title="No recent activity">
           Pings you send and receive show up here.

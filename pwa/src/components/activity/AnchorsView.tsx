@@ -10,13 +10,21 @@ import {
   anchorOther,
   anchorRequests,
   filterActivity,
+  type ActivityItem,
   type FeedInput,
 } from './feed';
 
-export function AnchorsView({ input }: { input: FeedInput }) {
+/** `items`: the screen's activityItems(input), already derived (a long history costs to list). */
+export function AnchorsView({
+  input,
+  items,
+}: {
+  input: FeedInput;
+  items?: readonly ActivityItem[];
+}) {
   const requests = anchorRequests(input.anchors, input.meId);
   const active = activeAnchors(input.anchors);
-  const activity = filterActivity(activityItems(input), 'anchors');
+  const activity = filterActivity(items ?? activityItems(input), 'anchors');
   if (requests.length === 0 && active.length === 0) {
     return (
       <EmptyState icon="⚓" title="No anchors yet">

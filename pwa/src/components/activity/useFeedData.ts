@@ -1,6 +1,6 @@
 /** The device's rows the activity and notifications screens derive their lists from (feed.ts). */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { db } from '../../db';
 import type { FeedInput } from './feed';
 
@@ -16,8 +16,9 @@ export function useFeedInput(meId: string | undefined): FeedInput | undefined {
     ]);
     return { pings, friendships, anchors, moments };
   }, []);
-  if (!rows || !meId) return undefined;
-  return { meId, now, ...rows };
+  // One object per change of its parts, so the screens' derivations (useMemo over it) run when
+  // the data or the minute changes, not on every render.
+  return useMemo(() => (rows && meId ? { meId, now, ...rows } : undefined), [rows, meId, now]);
 }
 
 export function useNow(everyMs: number): number {

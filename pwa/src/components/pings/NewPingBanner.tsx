@@ -26,9 +26,9 @@ export function NewPingBanner() {
   const newest = useLiveQuery(async () => {
     // Only once the first pull has landed, so a snapshot arriving page by page is not news.
     if (!meId || (await getMeta('cursor')) === undefined) return null;
-    const received = await db.pings.where('receiverId').equals(meId).primaryKeys();
-    const top = received.sort().at(-1);
-    return top ? (((await db.pings.get(top)) as LocalPing | undefined) ?? null) : null;
+    // The receiverId index lists one person's pings in id order: the last is the newest.
+    const top = await db.pings.where('receiverId').equals(meId).last();
+    return (top as LocalPing | undefined) ?? null;
   }, [meId]);
 
   useEffect(() => {

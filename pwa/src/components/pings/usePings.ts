@@ -28,18 +28,17 @@ export function useHomePrompts(limit: number): Prompt[] | undefined {
   }, [limit]);
 }
 
-/** The newest pings the person sent or received (uuidv7 ids sort by time). */
+/**
+ * The newest pings the person sent or received: the last `limit` entries of the createdAt index
+ * (ties in descending id, as a reverse cursor visits them; uuidv7 ids sort by time). Reads only
+ * those rows, so a history of thousands costs as little as a new account.
+ */
 export function useLatestPings(limit: number): LocalPing[] | undefined {
-  return useLiveQuery(async () => {
-    const rows = (await db.pings.toArray()) as LocalPing[];
-    return rows
-      .sort((a, b) =>
-        a.createdAt === b.createdAt
-          ? b.id.localeCompare(a.id)
-          : b.createdAt.localeCompare(a.createdAt),
-      )
-      .slice(0, limit);
-  }, [limit]);
+  return useLiveQuery(
+    async () =>
+      (await db.pings.orderBy('createdAt').reverse().limit(limit).toArray()) as LocalPing[],
+    [limit],
+  );
 }
 
 /** The person's current record of someone (fresher photo and name than a ping's copy). */

@@ -14,8 +14,8 @@ import { cx } from '../cx';
 import type { ActivityItem, ActivityStatus } from './feed';
 import '../../styles/long-lists.css';
 
-/** A row's height before it is measured (one line of text and its status label). */
-export const ROW_ESTIMATE_PX = 84;
+/** A row's height before it is measured (two or three lines of text and the status label). */
+export const ROW_ESTIMATE_PX = 116;
 const GAP_PX = 10;
 /** Rows rendered beyond each edge of the viewport, so a fast scroll shows no blank. */
 const OVERSCAN = 6;

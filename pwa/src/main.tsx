@@ -1,4 +1,4 @@
-/** Start-up: open the device database, settle the session, then render and register the SW. */
+/** Start-up: settle the session (and the device id meanwhile), then render and register the SW. */
 // First: zod must not probe for eval under the app's CSP (shared/src/csp.ts).
 import '@pingme/shared/csp';
 import { RouterProvider } from '@tanstack/react-router';
@@ -13,15 +13,10 @@ import './styles/components.css';
 import './styles/screens.css';
 
 async function start() {
-  // The session check asks the server at once; the device id is settled meanwhile.
-  const session = bootSession();
-  try {
-    await ensureDeviceId();
-  } catch (err) {
-    // Private modes may refuse IndexedDB: the app still runs, just without offline data.
-    console.warn('IndexedDB is not available', err);
-  }
-  await session;
+  // The device id is settled meanwhile; only the push subscription reads it (and waits for it).
+  // Private modes may refuse IndexedDB: the app still runs, just without offline data.
+  ensureDeviceId().catch((err: unknown) => console.warn('IndexedDB is not available', err));
+  await bootSession();
 
   const router = createAppRouter();
   // Signing out (or a session the server no longer knows) re-runs the guards of the screen.

@@ -44,6 +44,8 @@ afterEach(() => vi.unstubAllGlobals());
 const answer = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
+const answer200 = (body: SelfUser) => answer(200, body);
+
 /** Lets the background refresh (started without await when a cached user exists) finish. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
@@ -71,6 +73,32 @@ describe('session', () => {
     await settle();
     expect(useSession.getState().status).toBe('signed-out');
     expect(await getMeta('currentUser')).toBeUndefined();
+  });
+
+  it('starts from the cached copy while the server is slow, then takes its answer', async () => {
+    await db.meta.put({ key: 'currentUser', value: user });
+    let answer: (res: Response) => void = () => undefined;
+    fetchMock.mockReturnValueOnce(new Promise<Response>((resolve) => (answer = resolve)));
+    await bootSession();
+    expect(useSession.getState()).toMatchObject({ status: 'signed-in', confirmed: false });
+    answer(answer200({ ...user, firstName: 'Augusta' }));
+    await settle();
+    expect(useSession.getState()).toMatchObject({ status: 'signed-in', confirmed: true });
+    expect(useSession.getState().user?.firstName).toBe('Augusta');
+    expect((await getMeta('currentUser'))?.firstName).toBe('Augusta');
+  });
+
+  it('asks the server before the device database answers, and waits for it when nothing is cached', async () => {
+    let answer: (res: Response) => void = () => undefined;
+    fetchMock.mockReturnValueOnce(new Promise<Response>((resolve) => (answer = resolve)));
+    const booting = bootSession();
+    // The request is out before any IndexedDB read could have finished.
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await settle();
+    expect(useSession.getState().status).toBe('loading');
+    answer(answer200(user));
+    await booting;
+    expect(useSession.getState()).toMatchObject({ status: 'signed-in', confirmed: true });
   });
 
   it('is signed out when nothing is cached and the server cannot be reached', async () => {

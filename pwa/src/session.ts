@@ -12,24 +12,38 @@ const FIRST_CHECK_TIMEOUT_MS = 5000;
 
 /**
  * Runs once before the router starts, so guards see a settled session. The server is asked at
- * once, while the device database opens and the cached copy is read: for someone with nothing
- * cached its answer decides the first screen, so it should not wait for IndexedDB.
+ * once, while the device database opens and the cached copy is read, and whichever decides first
+ * wins: a cached person starts the app at once (the server's answer then confirms or ends the
+ * session in the background); a server's 200 or 401 decides without waiting for IndexedDB; with
+ * nothing cached the start waits for the server (at most 5 s), with no answer for the cache.
  */
 export async function bootSession(): Promise<void> {
   const controller = new AbortController();
   const answer = askServer(controller.signal);
-  const cached = await readCachedUser();
-  if (cached) {
-    useSession.getState().setUser(cached, false);
-    void answer.then(applyAnswer);
+  const cached = readCachedUser();
+  const first = await Promise.race([answer, cached.then((user) => ({ cached: user }))]);
+  if ('cached' in first) {
+    if (first.cached) {
+      useSession.getState().setUser(first.cached, false);
+      void answer.then(applyAnswer);
+      return;
+    }
+    const timer = setTimeout(() => controller.abort(), FIRST_CHECK_TIMEOUT_MS);
+    try {
+      await applyAnswer(await answer);
+    } finally {
+      clearTimeout(timer);
+    }
     return;
   }
-  const timer = setTimeout(() => controller.abort(), FIRST_CHECK_TIMEOUT_MS);
-  try {
-    await applyAnswer(await answer);
-  } finally {
-    clearTimeout(timer);
+  if ('unreachable' in first) {
+    const user = await cached;
+    if (user) {
+      useSession.getState().setUser(user, false);
+      return;
+    }
   }
+  await applyAnswer(first);
 }
 
 type ServerAnswer = { user: SelfUser } | { signedOut: true } | { unreachable: unknown };

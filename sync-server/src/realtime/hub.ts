@@ -205,9 +205,29 @@ export class RealtimeHub {
     const set = this.byUser.get(userId);
     if (!set) return;
     for (const ws of set) {
-      if (ws.readyState === WebSocket.OPEN) ws.send(data, { binary: false });
+      if (ws.readyState !== WebSocket.OPEN) continue;
+      this.cork(ws);
+      ws.send(data, { binary: false });
     }
   }
+
+  /**
+   * Frames sent to one socket in the same tick (a receiver's new_ping and then its poke, sent by
+   * one commit) leave in one write, one system call, instead of one each: the socket is corked
+   * until the tick ends.
+   */
+  private readonly corked = new Set<Duplex>();
+  private cork(ws: WebSocket) {
+    const socket = (ws as unknown as { _socket?: Duplex })._socket;
+    if (!socket || this.corked.has(socket) || typeof socket.cork !== 'function') return;
+    socket.cork();
+    if (this.corked.size === 0) process.nextTick(this.uncorkAll);
+    this.corked.add(socket);
+  }
+  private readonly uncorkAll = () => {
+    for (const socket of this.corked) socket.uncork();
+    this.corked.clear();
+  };
 
   private readonly onNewPing = (receiverId: string, ping: unknown) => {
     if (!this.byUser.has(receiverId)) return;

@@ -537,6 +537,37 @@ describe('a device offline for longer than the change log keeps', () => {
   });
 });
 
+describe('another person signs in where a session expired', () => {
+  it('sends none of the first person’s waiting writes as the second, and shows none of their data', async () => {
+    const [ada, bo, cy] = await Promise.all([person('Ada'), person('Bo'), person('Cy')]);
+    await befriend(ada, bo);
+    await befriend(cy, bo);
+    proxy = await startGuaranteeProxy(inject('serverPort'));
+    const tab = await home(ada, 1, proxy.url);
+    const page = tab.page;
+    await proxy.cut();
+    await sendHug(tab, 'Bo Tester');
+    await waiting(page, 1).waitFor();
+    // Ada's session ends elsewhere (it expired, or she signed out everywhere).
+    expect((await call(ada, 'POST', '/api/logout')).status).toBe(200);
+
+    await proxy.restore();
+    await networkBack(page);
+    const auth = new AuthPage(page);
+    await auth.loginTab.waitFor({ timeout: 30_000 });
+    await auth.signIn(cy.email, cy.password);
+    await tab.tile(new RegExp(`${HUG}.*1 friend$`)).waitFor({ timeout: 30_000 });
+    await nothingWaiting(page).waitFor({ timeout: 30_000 });
+    await expect
+      .poll(async () => (await dexieRows<{ id: string }>(page, 'users')).map((u) => u.id).sort())
+      .toEqual([bo.id, cy.id].sort());
+
+    // Bo got nothing in Cy's name that Cy never sent.
+    expect(await receivedIds(bo)).toEqual([]);
+    expect(await dexieRows(page, 'pings')).toEqual([]);
+  });
+});
+
 /** A registered person past the setup, signed in, on `base`. */
 async function personOn(base: string, firstName: string): Promise<Person> {
   const email = `${firstName.toLowerCase()}-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`;

@@ -5,11 +5,14 @@
  *   6. A frame the server sends as binary is read like a text frame (the 'authenticated' that
  *      starts the catch-up pull on reconnect came binary and was dropped).
  *  10. A /ws new_ping delivered twice, or after the pull brought a newer copy, changes nothing.
+ * And the device's data is one person's: someone else signing in where a session expired never
+ * sends the first person's waiting writes, nor sees their rows.
  */
 import 'fake-indexeddb/auto';
 import type { Ping } from '@pingme/shared';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { db } from '../db';
+import { db, getMeta, setMeta } from '../db';
+import { claimDeviceData } from './device-owner';
 import { localWrite } from './local-write';
 import { frameText, receiveNewPing } from './realtime';
 
@@ -84,5 +87,39 @@ describe('guarantee 10: a push or a new_ping is a hint', () => {
     await db.pings.put(pulled);
     await receiveNewPing(ping());
     expect(await db.pings.get('p1')).toEqual(pulled);
+  });
+});
+
+describe('the device’s data is one person’s', () => {
+  async function adaLeftWritesAndRows() {
+    await db.users.put({ id: 'ada', relation: 'self', firstName: 'Ada' } as never);
+    await db.users.put({ id: 'bo', relation: 'friend', firstName: 'Bo' } as never);
+    await setMeta('cursor', 42);
+    return localWrite({
+      request: { method: 'POST', path: '/api/pings', body: { id: 'p1', receiverId: 'bo' } },
+      effects: [{ table: 'pings', key: 'p1', after: { id: 'p1', pending: true } }],
+    });
+  }
+
+  it('another person signing in forgets the first one’s rows, cursor and waiting writes', async () => {
+    await adaLeftWritesAndRows();
+    await setMeta('currentUser', { id: 'cy' } as never);
+    expect(await claimDeviceData('cy')).toBe(true);
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.users.count()).toBe(0);
+    expect(await db.pings.count()).toBe(0);
+    expect(await getMeta('cursor')).toBeUndefined();
+    // Who is signed in now stays known offline.
+    expect(await getMeta('currentUser')).toEqual({ id: 'cy' });
+  });
+
+  it('the same person signing in again keeps everything, and their writes still go out', async () => {
+    const entry = await adaLeftWritesAndRows();
+    expect(await claimDeviceData('ada')).toBe(false);
+    expect((await db.outbox.toArray()).map((e) => e.idempotencyKey)).toEqual([
+      entry.idempotencyKey,
+    ]);
+    expect(await db.users.count()).toBe(2);
+    expect(await getMeta('cursor')).toBe(42);
   });
 });

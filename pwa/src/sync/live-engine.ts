@@ -10,6 +10,7 @@ import { toast, useConnectivity, useSession } from '../stores';
 import { backoffDelay } from './backoff';
 import type { SyncEngine, SyncReason } from './engine';
 import { OUTBOX_LOCK, PULL_LOCK, withLock } from './locks';
+import { claimDeviceData } from './device-owner';
 import { getSyncMeta, setSyncMeta } from './meta';
 import { bodyError, drainOutbox, TransportError, type DrainResult } from './outbox-worker';
 import { BadSnapshotToken, pullAll } from './pull-worker';
@@ -109,13 +110,15 @@ export function createLiveEngine(): LiveEngine {
   };
 
   async function drainOnce(userId: string): Promise<void> {
-    const result = await withLock(OUTBOX_LOCK, () =>
-      drainOutbox({
+    const result = await withLock(OUTBOX_LOCK, async () => {
+      // Writes another person left here are never sent under this person's session.
+      await claimDeviceData(userId);
+      return drainOutbox({
         send: sendBatch,
         onRejected: reportRejection,
         shouldContinue: () => signedInId() === userId,
-      }),
-    );
+      });
+    });
     if (result.stopped?.unauthorized) {
       await confirmSession();
       return;
@@ -184,13 +187,15 @@ export function createLiveEngine(): LiveEngine {
             pullAgain = false;
             // The pull never hides a waiting write: send first (re-applied after, too).
             await engine.flushOutbox(reason);
-            await withLock(PULL_LOCK, () =>
-              pullAll({
+            await withLock(PULL_LOCK, async () => {
+              // Another person's rows (and cursor) are forgotten: this person starts from a snapshot.
+              await claimDeviceData(userId);
+              return pullAll({
                 userId,
                 fetchPage: fetchPullPage,
                 shouldContinue: () => signedInId() === userId,
-              }),
-            );
+              });
+            });
             await adoptSelfFromPull(userId);
           } while (pullAgain && signedInId() === userId);
         } finally {

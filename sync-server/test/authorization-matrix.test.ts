@@ -1726,7 +1726,7 @@ describe('the authorization matrix', () => {
   });
 });
 
-describe.each(TABLE)('$route', (row) => {
+describe.each(TABLE.map((row) => [row.route, row] as const))('%s', (_route, row) => {
   const [method, pattern] = row.route.split(' ') as [string, string];
 
   beforeAll(async () => {

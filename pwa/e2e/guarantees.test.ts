@@ -401,7 +401,7 @@ describe('guarantee 6: a lost /ws message is recovered by the next pull', () => 
 });
 
 describe('guarantee 10: a push is a hint', () => {
-  it('a push delivered twice shows one notification and writes nothing; the ping comes by the pull', async () => {
+  it('a push delivered twice shows one notification and changes no data', async () => {
     const [ada, bo] = await Promise.all([person('Ada'), person('Bo')]);
     await befriend(ada, bo);
     const tab = await home(ada, 1, baseUrl);

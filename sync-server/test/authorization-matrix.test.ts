@@ -83,14 +83,14 @@ interface Row {
 }
 
 const errorIs =
-  (status: number, code: string, message?: string): Expect['check'] =>
+  (code: string, message?: string): Expect['check'] =>
   ({ res }) => {
     expect(res.body, res.text).toMatchObject({ code, ...(message ? { error: message } : {}) });
     expect(typeof res.body.error).toBe('string');
   };
 const refused = (status: number, code: string, message?: string): Expect => ({
   status,
-  check: errorIs(status, code, message),
+  check: errorIs(code, message),
 });
 const UNAUTHORIZED = refused(401, 'unauthorized', 'Unauthorized');
 const notFound = (message: string) => refused(404, 'not_found', message);
@@ -1692,8 +1692,11 @@ function matchesRoute(pattern: string, path: string): boolean {
   return re.test(path.split('?')[0]!);
 }
 
-function leaksChecked(row: Pick<Row, 'reveals'>, role: Role, text: string) {
+function leaksChecked(row: Pick<Row, 'reveals'> & { route?: string }, role: Role, text: string) {
   if (role === 'owner') return;
+  // Neither side of a block is told about it, except on the block routes themselves.
+  if ((role === 'blocked' || role === 'blocker') && !row.route?.includes('/api/blocks'))
+    expect(text, `${role} was told about a block`).not.toMatch(/block/i);
   const allowed = new Set<string>(row.reveals?.[role] ?? []);
   for (const [name, marker] of Object.entries(MARKERS.ownerOnly)) {
     if (!allowed.has(name)) expect(text, `${name} of A's reached ${role}`).not.toContain(marker);

@@ -230,8 +230,8 @@ export async function buildWorld(): Promise<World> {
   const [friend, stranger, blocked, blocker, admin, f2, f3, r, q, z] = await Promise.all([
     makeUser(server, { firstName: 'Fern', lastName: 'Friend' }),
     makeUser(server, { firstName: 'Stan', lastName: 'Stranger' }),
-    makeUser(server, { firstName: 'Bea', lastName: 'Blocked' }),
-    makeUser(server, { firstName: 'Bart', lastName: 'Blocker' }),
+    makeUser(server, { firstName: 'Bea', lastName: 'Bee' }),
+    makeUser(server, { firstName: 'Bart', lastName: 'Bay' }),
     makeUser(server, { firstName: 'Ada', lastName: 'Admin', email: ADMIN_EMAIL }),
     makeUser(server, { firstName: 'Finn', lastName: 'Second' }),
     makeUser(server, { firstName: 'Flo', lastName: 'Third' }),

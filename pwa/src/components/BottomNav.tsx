@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { ComponentType, SVGProps } from 'react';
 import { db } from '../db';
+import { unreadReceivedCount } from '../db/queries';
 import { activityBadgeText, unreadBadgeText } from '../notifications/badges';
 import {
   anchorRequestNotificationId,
@@ -37,11 +38,8 @@ function useBadgeSources(meId: string | undefined) {
     async () => {
       if (!meId) return { unread: 0, requestIds: [] as string[] };
       const [unread, friendRequests, anchorRequests] = await Promise.all([
-        db.pings
-          .where('receiverId')
-          .equals(meId)
-          .filter((p) => !p.isRead)
-          .count(),
+        // Two index counts: no received ping is read into memory (db/queries.ts).
+        unreadReceivedCount(meId),
         db.friendships.where('[status+direction]').equals(['pending', 'received']).primaryKeys(),
         db.anchors
           .where('friendId')

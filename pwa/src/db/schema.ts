@@ -36,4 +36,11 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
     // with the time they were computed.
     stores: { cache: 'key' },
   },
+  {
+    version: 3,
+    // A received ping that has been read has a readAt (the server sets both together), so this
+    // index holds exactly the read ones: unread = count(receiverId) - count([receiverId+readAt]),
+    // two index counts instead of reading every received ping (db/queries.ts).
+    stores: { pings: 'id, senderId, receiverId, createdAt, [receiverId+readAt]' },
+  },
 ];

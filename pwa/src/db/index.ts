@@ -52,6 +52,12 @@ export interface OutboxRow {
   effects?: WriteEffect[];
   /** The spec's error toast for a final refusal (title 'Error' unless given). */
   errorToast?: { title?: string; description: string; preferServerMessage?: boolean };
+  /**
+   * The server's latest version of rows this write touches (`table:key` → row, null: gone), as
+   * pulls brought them while the write waited under its optimistic row. The pull does not send
+   * them again, so acknowledging or refusing the write puts these back (sync/effects.ts).
+   */
+  serverRows?: Record<string, Record<string, unknown> | null>;
 }
 
 /** The tables a write may change optimistically. */

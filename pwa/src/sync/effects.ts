@@ -18,14 +18,23 @@ export function tableOf(name: EffectTable) {
   return db.table<Record<string, unknown>, string>(name);
 }
 
+/** The key of one row in `OutboxRow.serverRows`. */
+export function rowKey(table: EffectTable, key: string): string {
+  return `${table}:${key}`;
+}
+
 /**
  * Undo a refused write: every row goes back to what it was before, unless a later write of the
  * same row is still waiting (then that later write's `after` stays, and its own undo covers it).
+ * "Before" is the server's version when a pull brought one while the write waited (it is newer
+ * than the row the write replaced, and the pull will not send it again).
  */
 export async function rollbackWrite(entry: OutboxRow): Promise<void> {
   const effects = entry.effects ?? [];
   const tables = [...new Set(effects.map((e) => e.table))].map(tableOf);
   await db.transaction('rw', [db.outbox, ...tables], async () => {
+    const stored = entry.seq !== undefined ? await db.outbox.get(entry.seq) : undefined;
+    const serverRows = stored?.serverRows ?? entry.serverRows ?? {};
     const later = (
       await db.outbox
         .where('seq')
@@ -35,11 +44,69 @@ export async function rollbackWrite(entry: OutboxRow): Promise<void> {
     for (const e of [...effects].reverse()) {
       if (later.some((l) => l.table === e.table && l.key === e.key)) continue;
       const table = tableOf(e.table);
-      if (e.before) await table.put(e.before, e.key);
+      const k = rowKey(e.table, e.key);
+      const before = k in serverRows ? serverRows[k]! : e.before;
+      if (before) await table.put(before, e.key);
       else await table.delete(e.key);
     }
     if (entry.seq !== undefined) await db.outbox.delete(entry.seq);
   });
+}
+
+/**
+ * O3. Acknowledged entries leave the outbox (one delete). Their optimistic rows stay until the
+ * pull brings the server's, except where a pull already brought the server's version while the
+ * write waited (its answer was lost, and the pull ran before the retry): that version goes back
+ * now, since no later pull sends it again, unless another waiting write still holds the row.
+ * Such a version may predate the write (the pull ran before the server had it); the write's own
+ * change then comes with the next pull, which the engine runs after every drain that sent.
+ */
+export async function acknowledgeWrites(seqs: readonly number[]): Promise<void> {
+  if (seqs.length === 0) return;
+  await db.transaction('rw', [db.outbox, ...EFFECT_TABLES.map(tableOf)], async () => {
+    const acked = (await db.outbox.bulkGet([...seqs])).filter((e): e is OutboxRow => !!e);
+    await db.outbox.bulkDelete([...seqs]);
+    // Per row, the last acknowledged write that touches it decides.
+    const restore = new Map<string, { table: EffectTable; key: string; row?: unknown }>();
+    for (const entry of acked.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
+      for (const e of entry.effects ?? []) {
+        const k = rowKey(e.table, e.key);
+        const server = entry.serverRows;
+        restore.set(k, {
+          table: e.table,
+          key: e.key,
+          ...(server && k in server ? { row: server[k] } : {}),
+        });
+      }
+    }
+    const waiting = await pendingKeys();
+    for (const r of restore.values()) {
+      if (!('row' in r) || waiting.get(r.table)?.has(r.key)) continue;
+      const table = tableOf(r.table);
+      if (r.row) await table.put(r.row as Record<string, unknown>, r.key);
+      else await table.delete(r.key);
+    }
+  });
+}
+
+/**
+ * Inside the pull's transaction, before waiting writes are re-applied over it: remember the
+ * server's version of every pulled row that a waiting write touches, on that write.
+ */
+export async function rememberServerRows(
+  pulled: ReadonlyMap<string, Record<string, unknown> | null>,
+): Promise<void> {
+  if (pulled.size === 0) return;
+  for (const entry of await db.outbox.toArray()) {
+    let rows: Record<string, Record<string, unknown> | null> | undefined;
+    for (const e of entry.effects ?? []) {
+      const k = rowKey(e.table, e.key);
+      if (!pulled.has(k)) continue;
+      rows ??= { ...entry.serverRows };
+      rows[k] = pulled.get(k)!;
+    }
+    if (rows && entry.seq !== undefined) await db.outbox.update(entry.seq, { serverRows: rows });
+  }
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   type BatchResponse,
 } from '@pingme/shared';
 import { db, type OutboxRow } from '../db';
-import { rollbackWrite } from './effects';
+import { acknowledgeWrites, rollbackWrite } from './effects';
 
 /** At most this many entries per batch request… */
 export const MAX_BATCH_ENTRIES = Math.min(50, BATCH_MAX_ENTRIES);
@@ -114,14 +114,15 @@ export async function drainOutbox(deps: DrainDeps): Promise<DrainResult> {
     let acked: number[] = [];
     const removeAcked = async () => {
       if (acked.length === 0) return;
-      await db.outbox.bulkDelete(acked);
+      await acknowledgeWrites(acked);
       acked = [];
     };
     for (const row of rows) {
       const res = byKey.get(row.idempotencyKey);
       const status = res?.status ?? 0;
       if (status >= 200 && status < 300) {
-        // Acknowledged: the entry goes; its optimistic rows stay until the pull replaces them.
+        // Acknowledged: the entry goes; its optimistic rows stay until the pull replaces them
+        // (or get the server's version a pull already brought: acknowledgeWrites).
         acked.push(row.seq!);
         result.sent++;
         continue;

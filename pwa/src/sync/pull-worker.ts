@@ -11,7 +11,14 @@
  */
 import type { PullQuery, PullResponse, SyncEntity } from '@pingme/shared';
 import { db, getMeta, setMeta, type EffectTable } from '../db';
-import { EFFECT_TABLES, pendingKeys, reapplyPendingWrites, tableOf } from './effects';
+import {
+  EFFECT_TABLES,
+  pendingKeys,
+  reapplyPendingWrites,
+  rememberServerRows,
+  rowKey,
+  tableOf,
+} from './effects';
 import { deleteSyncMeta, getSyncMeta, setSyncMeta, type SnapshotProgress } from './meta';
 
 export const ENTITY_TABLE: Record<SyncEntity, EffectTable> = {
@@ -103,17 +110,22 @@ export async function applyPage(
     if (marks) for (const t of EFFECT_TABLES) seen.set(t, new Set(marks.seen[t] ?? []));
 
     // P2. Upserts are the record's whole current state; a tombstone deletes it.
+    const pulled = new Map<string, Record<string, unknown> | null>();
     for (const change of page.changes) {
       const name = ENTITY_TABLE[change.entity];
       const table = tableOf(name);
       if (change.op === 'upsert' && change.data) {
         await table.put(change.data as Record<string, unknown>, change.id);
         seen.get(name)?.add(change.id);
+        pulled.set(rowKey(name, change.id), change.data as Record<string, unknown>);
       } else {
         await table.delete(change.id);
         seen.get(name)?.delete(change.id);
+        pulled.set(rowKey(name, change.id), null);
       }
     }
+    // Waiting writes keep the server's version of their rows (effects.ts, acknowledgeWrites).
+    await rememberServerRows(pulled);
 
     if (marks && page.hasMore) {
       // P3. Snapshot in progress: remember the marks and where to continue; no cursor yet.

@@ -3,7 +3,8 @@
  * @koa/bodyparser with the route's size limit, plus two refusals it does not make itself, so
  * that no body, however broken, reaches a 500:
  * - a body that cannot be read (Content-Encoding gzip, deflate or br whose bytes do not
- *   decompress: zlib's error carries no HTTP status) is 400 `malformed_json`;
+ *   decompress: zlib's error carries no HTTP status) is 400 `malformed_json`, and like every
+ *   body refused while it is read (413, 415, malformed JSON) its answer closes the connection;
  * - a body nested deeper than MAX_JSON_DEPTH is 400 `validation_failed`. It parses, but
  *   overflows the stack of what walks it recursively later (JSON.stringify for the idempotency
  *   hash and for each batch entry).
@@ -46,8 +47,12 @@ export function jsonBody(limit: number, methods?: string[]): Middleware {
         await next();
       });
     } catch (err) {
-      const status = (err as { status?: unknown }).status;
-      if (!read && !(err instanceof AppError) && typeof status !== 'number') {
+      if (read || err instanceof AppError) throw err;
+      // The body was refused part-way (an encoding that does not decompress stops reading with
+      // the rest of a large body still unread on the socket): the answer closes the
+      // connection, or the client's next request on it would wait behind those bytes.
+      ctx.set('Connection', 'close');
+      if (typeof (err as { status?: unknown }).status !== 'number') {
         throw new AppError(400, 'malformed_json', 'The request body could not be decoded');
       }
       throw err;

@@ -22,12 +22,44 @@ export interface RawRequest {
   body?: Buffer;
 }
 
+/** How many requests were sent again on a fresh connection (see sendRaw). */
+export const transport = {
+  retriedOnFreshConnection: 0,
+  /** The request before each resend, and how long before it ended (for FUZZ_VERBOSE). */
+  resends: [] as string[],
+  last: { what: '', at: 0 },
+};
+
 /**
  * One request over a keep-alive connection. Content-Length is always set for a body (Node's
  * client sends neither it nor chunked encoding for DELETE, which would frame the body as a
- * second request).
+ * second request). When a reused idle connection turns out to be closed by the server
+ * (ECONNRESET/EPIPE before any answer: the keep-alive race Node's docs describe for
+ * `request.reusedSocket`), the request never reached the app and is sent once more on a new
+ * connection; a failure there is reported.
  */
-export function sendRaw(agent: http.Agent, port: number, req: RawRequest): Promise<RawResponse> {
+export async function sendRaw(
+  agent: http.Agent,
+  port: number,
+  req: RawRequest,
+): Promise<RawResponse> {
+  const what = `${req.method} ${req.path.slice(0, 80)} (${req.body?.length ?? 0} bytes)`;
+  try {
+    return await sendOnce(agent, port, req);
+  } catch (err) {
+    const e = err as { code?: string; reusedSocket?: boolean };
+    if (!e.reusedSocket || (e.code !== 'ECONNRESET' && e.code !== 'EPIPE')) throw err;
+    transport.retriedOnFreshConnection += 1;
+    transport.resends.push(
+      `${what} after ${transport.last.what}, ${Date.now() - transport.last.at} ms earlier`,
+    );
+    return await sendOnce(false, port, req);
+  } finally {
+    transport.last = { what, at: Date.now() };
+  }
+}
+
+function sendOnce(agent: http.Agent | false, port: number, req: RawRequest): Promise<RawResponse> {
   const headers: Record<string, string> = { ...req.headers };
   if (req.body) headers['content-length'] = String(req.body.length);
   return new Promise((resolve, reject) => {
@@ -49,7 +81,10 @@ export function sendRaw(agent: http.Agent, port: number, req: RawRequest): Promi
         });
       },
     );
-    r.on('error', reject);
+    r.on('error', (err: Error & { reusedSocket?: boolean }) => {
+      err.reusedSocket = r.reusedSocket;
+      reject(err);
+    });
     r.setTimeout(60_000, () => r.destroy(new Error(`no answer to ${req.method} ${req.path}`)));
     r.end(req.body);
   });

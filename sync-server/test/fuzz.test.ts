@@ -17,7 +17,7 @@ import { ErrorBody } from '@pingme/shared';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { DbWatcher, digestDiff, sendRaw, type RawResponse } from './fuzz-http';
+import { DbWatcher, digestDiff, sendRaw, transport, type RawResponse } from './fuzz-http';
 import {
   ROUTE_INPUTS,
   batchEntry,
@@ -37,7 +37,7 @@ import { listRoutes, routeKey, type RouteInfo } from './routes';
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 7_2026;
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
 const BATCH_RUNS = Math.max(10, Math.round(RUNS * 2));
-const WS_RUNS = Math.max(10, Math.round(RUNS * 0.8));
+const WS_RUNS = Math.max(10, Math.round(RUNS * 1.2));
 
 const stats = {
   http: 0,
@@ -107,9 +107,13 @@ afterAll(async () => {
       `(${stats.batchEntries.toLocaleString('en')} more as batch entries), ` +
       `${stats.wsFrames.toLocaleString('en')} ws frames on ${stats.wsSockets} sockets ` +
       `(+${stats.wsHandshakes} refused handshakes), ${stats.serverErrors} server errors; ` +
-      `seed ${SEED}, ${RUNS} runs per route, ${seconds} s; statuses ${byStatus.join(' ')}`,
+      `seed ${SEED}, ${RUNS} runs per route, ${seconds} s; statuses ${byStatus.join(' ')}` +
+      (transport.retriedOnFreshConnection
+        ? `; ${transport.retriedOnFreshConnection} resent after a closed keep-alive connection`
+        : ''),
   );
   if (process.env.FUZZ_VERBOSE) {
+    for (const r of transport.resends) console.log(`  resent: ${r}`);
     for (const [route, tally] of stats.perRoute) {
       const t = [...tally].sort(([a], [b]) => a - b).map(([st, n]) => `${st}:${n}`);
       console.log(`  ${route}  ${t.join(' ')}`);
@@ -246,6 +250,28 @@ describe('fuzz: every route', () => {
     expect(routes.length).toBeGreaterThanOrEqual(80);
     expect(routes.filter((r) => !(r in ROUTE_INPUTS))).toEqual([]);
     expect(Object.keys(ROUTE_INPUTS).filter((r) => !routes.includes(r))).toEqual([]);
+  });
+
+  it('the database digest ignores a read and sees a write (so the no-change check can fail)', async () => {
+    const before = watcher.current();
+    expect(before.has('prompts') && before.has('changes') && !before.has('rate_limits')).toBe(true);
+    const read = await fire({
+      as: 'alice',
+      method: 'GET',
+      path: '/api/friends',
+      origin: 'own',
+      contentType: undefined,
+      contentEncoding: undefined,
+      idempotencyKey: undefined,
+      body: undefined,
+      note: 'digest check',
+    });
+    expect(read.status).toBe(200);
+    expect(digestDiff(before, watcher.current())).toEqual([]);
+    const write = await world.alice.client.post('/api/prompts', { text: 'Digest check' });
+    expect(write.status).toBe(201);
+    const changed = digestDiff(before, watcher.current()).map((d) => d.split(' ')[0]);
+    expect(changed).toEqual(expect.arrayContaining(['prompts', 'changes']));
   });
 
   ORDER.forEach((key, index) => {
@@ -396,7 +422,7 @@ describe('fuzz: /ws frames', () => {
     const before = watcher.current();
     await fc.assert(
       fc.asyncProperty(
-        fc.array(frameArb(others, fuzzer.id), { minLength: 1, maxLength: 30 }),
+        fc.array(frameArb(others, fuzzer.id), { minLength: 1, maxLength: 40 }),
         async (frames) => {
           // Frames after the first that closes the socket are never sent.
           const closingAt = frames.findIndex((f) => 'close' in expected(f, fuzzer.id));
@@ -528,6 +554,16 @@ describe('fuzz: regressions', () => {
       expect(res.json).toMatchObject({ code: 'malformed_json' });
     },
   );
+
+  it('a large body that does not decompress closes its connection (the next request on it waited 6 s for a reset)', async () => {
+    const resends = transport.retriedOnFreshConnection;
+    const body = Buffer.from(JSON.stringify({ userId: 'a'.repeat(148_000) }));
+    const res = await judge(shot({ path: '/api/blocks', contentEncoding: 'gzip', body }));
+    expect(res.status).toBe(400);
+    expect(res.headers.connection).toBe('close');
+    await expectAlive();
+    expect(transport.retriedOnFreshConnection).toBe(resends);
+  });
 
   it('a batch entry body nested 10,000 deep: 400, not 500 (JSON.stringify overflowed)', async () => {
     const entry = `{"idempotencyKey":"deep-entry","method":"POST","path":"/api/prompts","body":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;

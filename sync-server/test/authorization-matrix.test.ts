@@ -15,7 +15,7 @@
  * anyone but A contains A's private texts, and no answer to anyone but A and A's friends
  * contains what only friends see. A route without a row (or a row without a route) fails.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { INVITE_INVALID_MESSAGE } from '@pingme/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAUTH_MESSAGES } from '../src/routes/oauth';
@@ -1692,6 +1692,29 @@ function matchesRoute(pattern: string, path: string): boolean {
   return re.test(path.split('?')[0]!);
 }
 
+/** Callers with no part in anything of A's (the friend is a party to some of it). */
+const OUTSIDERS = new Set<Role>(['stranger', 'blocked', 'blocker', 'admin']);
+
+/** The same request with every id of A's things replaced by one nobody has. */
+function twinOf(req: Req): Req | undefined {
+  let text = JSON.stringify(req);
+  const before = text;
+  const mine = [
+    ...Object.values(w.a).filter((v) => typeof v === 'string' && v.length >= 12),
+    scratch.promptToDelete,
+  ].filter((v): v is string => typeof v === 'string' && v !== w.a.password);
+  for (const id of mine) {
+    const replacement =
+      id === w.a.inviteCode
+        ? randomBytes(9).toString('base64url')
+        : id === w.a.pushEndpoint
+          ? `${w.pushUrl}/push/nobody-${randomUUID()}`
+          : randomUUID();
+    text = text.split(id).join(replacement);
+  }
+  return text === before ? undefined : (JSON.parse(text) as Req);
+}
+
 function leaksChecked(row: Pick<Row, 'reveals'> & { route?: string }, role: Role, text: string) {
   if (role === 'owner') return;
   // Neither side of a block is told about it, except on the block routes themselves.
@@ -1764,6 +1787,16 @@ describe.each(TABLE.map((row) => [row.route, row] as const))('%s', (_route, row)
       }
       await expected.check?.(call);
       leaksChecked(row, role, res.text + (res.headers.get('location') ?? ''));
+      // Someone with no part in A's thing is refused exactly as for a thing that does not exist.
+      const twin = OUTSIDERS.has(role) && (res.status === 403 || res.status === 404) && twinOf(req);
+      if (twin) {
+        const unknown = await client.request(method, twin.path, twin.body ?? body);
+        expect(
+          { status: unknown.status, body: unknown.body },
+          `${role}: A's ids and unknown ids answered differently`,
+        ).toEqual({ status: res.status, body: res.body });
+        expect(databaseDigest(w.server), 'the database changed').toEqual(before);
+      }
     } finally {
       if (res.status === expected.status) await expected.after?.(call);
     }

@@ -5,6 +5,7 @@
  */
 import type { SyncEntity } from '@pingme/shared';
 import { sql } from 'kysely';
+import { compiledOnce } from './compiled';
 import type { Db } from './connection';
 import { nowIso } from './connection';
 import { chunks } from './prompts';
@@ -12,6 +13,23 @@ import type { ChangeOp } from './schema';
 
 /** Every kind of record a device mirrors; docs/sync.md describes each one's pull shape. */
 export type Entity = SyncEntity;
+
+/** Two people (a ping: its sender and receiver), every send: compiled once (db/compiled.ts). */
+const recordPairQuery = compiledOnce(
+  (
+    db: Db,
+    first: string,
+    second: string,
+    entity: Entity,
+    entityId: string,
+    op: ChangeOp,
+    createdAt: string,
+  ) =>
+    db.insertInto('changes').values([
+      { userId: first, entity, entityId, op, createdAt },
+      { userId: second, entity, entityId, op, createdAt },
+    ]),
+);
 
 /** One change-log row per affected user, in the caller's transaction. */
 export async function recordChange(
@@ -24,6 +42,10 @@ export async function recordChange(
   const unique = [...new Set(userIds)];
   if (unique.length === 0) return;
   const createdAt = nowIso();
+  if (unique.length === 2) {
+    await recordPairQuery(db, unique[0]!, unique[1]!, entity, entityId, op, createdAt);
+    return;
+  }
   await db
     .insertInto('changes')
     .values(unique.map((userId) => ({ userId, entity, entityId, op, createdAt })))

@@ -1,3 +1,4 @@
+import { compiledOnce } from './compiled';
 import type { Db } from './connection';
 import { nowIso } from './connection';
 
@@ -7,31 +8,38 @@ export interface StoredResponse {
   body: string;
 }
 
+const findQuery = compiledOnce((db: Db, caller: string, key: string) =>
+  db
+    .selectFrom('idempotencyKeys')
+    .select(['requestHash', 'status', 'body'])
+    .where('caller', '=', caller)
+    .where('key', '=', key),
+);
+
+const saveQuery = compiledOnce(
+  (
+    db: Db,
+    caller: string,
+    key: string,
+    requestHash: string,
+    status: number,
+    body: string,
+    createdAt: string,
+  ) =>
+    db.insertInto('idempotencyKeys').values({ caller, key, requestHash, status, body, createdAt }),
+);
+
+/** Every keyed write runs both: compiled once (db/compiled.ts). */
 export async function findIdempotent(
   db: Db,
   caller: string,
   key: string,
 ): Promise<StoredResponse | undefined> {
-  return db
-    .selectFrom('idempotencyKeys')
-    .select(['requestHash', 'status', 'body'])
-    .where('caller', '=', caller)
-    .where('key', '=', key)
-    .executeTakeFirst();
+  return (await findQuery(db, caller, key)).rows[0];
 }
 
 export async function saveIdempotent(db: Db, caller: string, key: string, r: StoredResponse) {
-  await db
-    .insertInto('idempotencyKeys')
-    .values({
-      caller,
-      key,
-      requestHash: r.requestHash,
-      status: r.status,
-      body: r.body,
-      createdAt: nowIso(),
-    })
-    .execute();
+  await saveQuery(db, caller, key, r.requestHash, r.status, r.body, nowIso());
 }
 
 /** Records older than the retention window are dropped; a replay after that is a new request. */

@@ -12,6 +12,7 @@ import {
   type ReactionType,
   type UserSummary,
 } from '@pingme/shared';
+import { compiledOnce } from './compiled';
 import type { Db } from './connection';
 import { nowIso } from './connection';
 import type { PingKind, PingRow } from './schema';
@@ -66,6 +67,50 @@ export interface SendTarget extends Recipient {
   sentSince: number;
 }
 
+/** The query of sendTargets for a list of receivers (the sender is read with them). */
+function sendTargetsQuery(db: Db, senderId: string, receiverIds: string[], since: string) {
+  return db
+    .selectFrom('users as u')
+    .select([
+      'u.id',
+      'u.firstName',
+      'u.lastName',
+      'u.profileImageUrl',
+      'u.email',
+      'u.rateLimitPerDay',
+    ])
+    .select((eb) => [
+      eb
+        .exists(
+          eb
+            .selectFrom('friendships as f')
+            .select('f.id')
+            .where('f.status', '=', 'accepted')
+            .where((w) =>
+              w.or([
+                w.and([w('f.requesterId', '=', senderId), w('f.addresseeId', '=', w.ref('u.id'))]),
+                w.and([w('f.requesterId', '=', w.ref('u.id')), w('f.addresseeId', '=', senderId)]),
+              ]),
+            ),
+        )
+        .as('isFriend'),
+      eb
+        .selectFrom('pings as p')
+        .select((c) => c.fn.countAll<number>().as('n'))
+        .where('p.senderId', '=', senderId)
+        .whereRef('p.receiverId', '=', 'u.id')
+        .where('p.createdAt', '>=', since)
+        .as('sentSince'),
+    ])
+    .where('u.id', 'in', [senderId, ...receiverIds]);
+}
+
+/** The same for one receiver (every REST send): compiled once (db/compiled.ts). */
+const sendTargetQuery = compiledOnce(
+  (db: Db, senderId: string, receiverId: string, since: string) =>
+    sendTargetsQuery(db, senderId, [receiverId], since),
+);
+
 /**
  * What one send needs to know, in one query per chunk of receivers instead of four (the sender's
  * friends, the receivers, the daily counts, the people of the answer): each receiver that exists,
@@ -83,47 +128,10 @@ export async function sendTargets(
   let sender: UserSummary | undefined;
   for (const part of chunks([...new Set(receiverIds)], 499)) {
     const wanted = new Set(part);
-    const rows = await db
-      .selectFrom('users as u')
-      .select([
-        'u.id',
-        'u.firstName',
-        'u.lastName',
-        'u.profileImageUrl',
-        'u.email',
-        'u.rateLimitPerDay',
-      ])
-      .select((eb) => [
-        eb
-          .exists(
-            eb
-              .selectFrom('friendships as f')
-              .select('f.id')
-              .where('f.status', '=', 'accepted')
-              .where((w) =>
-                w.or([
-                  w.and([
-                    w('f.requesterId', '=', senderId),
-                    w('f.addresseeId', '=', w.ref('u.id')),
-                  ]),
-                  w.and([
-                    w('f.requesterId', '=', w.ref('u.id')),
-                    w('f.addresseeId', '=', senderId),
-                  ]),
-                ]),
-              ),
-          )
-          .as('isFriend'),
-        eb
-          .selectFrom('pings as p')
-          .select((c) => c.fn.countAll<number>().as('n'))
-          .where('p.senderId', '=', senderId)
-          .whereRef('p.receiverId', '=', 'u.id')
-          .where('p.createdAt', '>=', since)
-          .as('sentSince'),
-      ])
-      .where('u.id', 'in', [senderId, ...part])
-      .execute();
+    const rows =
+      part.length === 1
+        ? (await sendTargetQuery(db, senderId, part[0]!, since)).rows
+        : await sendTargetsQuery(db, senderId, part, since).execute();
     for (const r of rows) {
       if (r.id === senderId) {
         sender = {
@@ -352,7 +360,61 @@ export async function findGroupPings(db: Db, groupId: string): Promise<PingRow[]
   return db.selectFrom('pings').selectAll().where('groupId', '=', groupId).orderBy('id').execute();
 }
 
+/** One ping (every REST send): compiled once (db/compiled.ts). */
+const insertPingQuery = compiledOnce(
+  (
+    db: Db,
+    id: string,
+    senderId: string,
+    receiverId: string,
+    kind: PingKind,
+    promptId: string | null,
+    promptText: string | null,
+    promptEmoji: string | null,
+    customText: string | null,
+    customEmoji: string | null,
+    anchorId: string | null,
+    groupId: string | null,
+    createdAt: string,
+  ) =>
+    db.insertInto('pings').values({
+      id,
+      senderId,
+      receiverId,
+      kind,
+      promptId,
+      promptText,
+      promptEmoji,
+      customText,
+      customEmoji,
+      anchorId,
+      groupId,
+      createdAt,
+      isRead: 0,
+      readAt: null,
+    }),
+);
+
 export async function insertPings(db: Db, pings: NewPing[]): Promise<void> {
+  if (pings.length === 1) {
+    const p = pings[0]!;
+    await insertPingQuery(
+      db,
+      p.id,
+      p.senderId,
+      p.receiverId,
+      p.kind,
+      p.promptId,
+      p.promptText,
+      p.promptEmoji,
+      p.customText,
+      p.customEmoji,
+      p.anchorId,
+      p.groupId,
+      p.createdAt,
+    );
+    return;
+  }
   for (const part of chunks(pings, 50)) {
     await db
       .insertInto('pings')

@@ -1,3 +1,4 @@
+import { compiledOnce } from './compiled';
 import type { Db } from './connection';
 import { nowIso } from './connection';
 import type { UserRow } from './schema';
@@ -31,6 +32,21 @@ export interface SessionWithUser {
   user: UserRow | undefined;
 }
 
+/** Every signed-in request runs it: compiled once (db/compiled.ts). */
+const sessionWithUserQuery = compiledOnce((db: Db, id: string) =>
+  db
+    .selectFrom('sessions as s')
+    .leftJoin('users as u', 'u.id', 's.userId')
+    .selectAll('u')
+    .select([
+      's.data as sessionData',
+      's.expiresAt as sessionExpiresAt',
+      's.lastSeenAt as sessionLastSeenAt',
+      's.userId as sessionUserId',
+    ])
+    .where('s.id', '=', id),
+);
+
 /**
  * getSession and the person of the session in one query (a signed-in request needs both): the
  * same expiry rules, the same deletion of a dead session and the same touch.
@@ -41,18 +57,7 @@ export async function getSessionWithUser(
   policy: SessionPolicy = {},
 ): Promise<SessionWithUser | undefined> {
   const now = policy.now ?? Date.now();
-  const row = await db
-    .selectFrom('sessions as s')
-    .leftJoin('users as u', 'u.id', 's.userId')
-    .selectAll('u')
-    .select([
-      's.data as sessionData',
-      's.expiresAt as sessionExpiresAt',
-      's.lastSeenAt as sessionLastSeenAt',
-      's.userId as sessionUserId',
-    ])
-    .where('s.id', '=', id)
-    .executeTakeFirst();
+  const [row] = (await sessionWithUserQuery(db, id)).rows;
   if (!row) return undefined;
   const { sessionData, sessionExpiresAt, sessionLastSeenAt, sessionUserId, ...user } = row;
   const lastSeen = sessionLastSeenAt ?? now;

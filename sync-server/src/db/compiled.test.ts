@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compiledOnce } from './compiled';
+import { openDatabase, type OpenedDb } from './connection';
+import { getSessionWithUser, liveSessionUsers, setSession } from './sessions';
+import { insertUser } from './users';
+
+let opened: OpenedDb;
+beforeAll(async () => {
+  opened = await openDatabase(':memory:');
+});
+afterAll(() => opened.close());
+const db = () => opened.db;
+
+const DAY = 24 * 3600_000;
+
+async function person(n: number) {
+  const at = new Date().toISOString();
+  return insertUser(db(), {
+    id: `user-${n}`,
+    email: `u${n}@compiled.test`,
+    passwordHash: null,
+    firstName: `First${n}`,
+    lastName: null,
+    profileVisibility: 'public',
+    onboardingCompleted: 1,
+    onboardingStep: null,
+    isAdmin: 0,
+    emailVerified: 1,
+    rateLimitPerDay: 50,
+    inviteCode: `invite-${n}`,
+    createdAt: at,
+    updatedAt: at,
+    lastActiveAt: null,
+  });
+}
+
+describe('compiledOnce', () => {
+  it('answers what the builder answers, camelCased, with new values bound each call', async () => {
+    const a = await person(1);
+    const b = await person(2);
+    // One argument used twice, a constant in between.
+    const q = compiledOnce((d: typeof opened.db, id: string, email: string) =>
+      d
+        .selectFrom('users')
+        .select(['id', 'firstName', 'email'])
+        .where((w) => w.or([w('id', '=', id), w('email', '=', email), w('handle', '=', id)]))
+        .where('profileVisibility', '=', 'public')
+        .orderBy('id'),
+    );
+    expect((await q(db(), a.id, 'nobody')).rows).toEqual([
+      { id: a.id, firstName: 'First1', email: a.email },
+    ]);
+    expect((await q(db(), 'nobody', b.email)).rows).toEqual([
+      { id: b.id, firstName: 'First2', email: b.email },
+    ]);
+    expect((await q(db(), a.id, b.email)).rows.map((r) => r.id)).toEqual([a.id, b.id]);
+    // Inside a transaction too, and the compiled text is the builder's.
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        expect((await q(trx, b.id, 'nobody')).rows).toHaveLength(1);
+      });
+  });
+
+  it('refuses an argument that is not bound as a parameter as-is', async () => {
+    const lowered = compiledOnce((d: typeof opened.db, email: string) =>
+      d.selectFrom('users').select('id').where('email', '=', email.toLowerCase()),
+    );
+    await expect(async () => lowered(db(), 'X@Y')).rejects.toThrow(/not bound as-is|unused/);
+    const unused = compiledOnce((d: typeof opened.db, _id: string) =>
+      d.selectFrom('users').select('id'),
+    );
+    await expect(async () => unused(db(), 'x')).rejects.toThrow(/argument 0 unused/);
+  });
+});
+
+describe('sessions read with their person', () => {
+  it('getSessionWithUser: the data, the person, expiry and idle rules as getSession', async () => {
+    const u = await person(3);
+    const now = Date.now();
+    await setSession(db(), 'live', { userId: u.id, signedInAt: now }, now + DAY);
+    await setSession(db(), 'anon', { csrf: 'x' }, now + DAY);
+    await setSession(db(), 'expired', { userId: u.id }, now - 1);
+    const live = await getSessionWithUser(db(), 'live', { idleMs: DAY });
+    expect(live?.data).toEqual({ userId: u.id, signedInAt: now });
+    expect(live?.userId).toBe(u.id);
+    expect(live?.user).toMatchObject({ id: u.id, email: u.email, firstName: 'First3' });
+    const anon = await getSessionWithUser(db(), 'anon');
+    expect(anon).toEqual({ data: { csrf: 'x' }, userId: null, user: undefined });
+    expect(await getSessionWithUser(db(), 'expired')).toBeUndefined();
+    expect(await getSessionWithUser(db(), 'missing')).toBeUndefined();
+    // A dead session is deleted on sight.
+    const left = await db().selectFrom('sessions').select('id').execute();
+    expect(left.map((r) => r.id).sort()).toEqual(['anon', 'live']);
+    // Idle beyond the policy: dead and deleted.
+    await db()
+      .updateTable('sessions')
+      .set({ lastSeenAt: now - 2 * DAY })
+      .where('id', '=', 'live')
+      .execute();
+    expect(await getSessionWithUser(db(), 'live', { idleMs: DAY })).toBeUndefined();
+    expect(
+      await db().selectFrom('sessions').select('id').where('id', '=', 'live').execute(),
+    ).toEqual([]);
+  });
+
+  it('liveSessionUsers: the live sessions among the ids with their person; dead ones deleted', async () => {
+    const u = await person(4);
+    const gone = await person(5);
+    const now = Date.now();
+    await setSession(db(), 's-live', { userId: u.id, signedInAt: now }, now + DAY);
+    await setSession(db(), 's-idle', { userId: u.id, signedInAt: now }, now + DAY);
+    await setSession(db(), 's-gone', { userId: gone.id, signedInAt: now }, now + DAY);
+    await setSession(db(), 's-anon', { csrf: 'y' }, now + DAY);
+    await setSession(db(), 's-other', { userId: u.id, signedInAt: now }, now + DAY);
+    await db()
+      .updateTable('sessions')
+      .set({ lastSeenAt: now - 2 * DAY })
+      .where('id', '=', 's-idle')
+      .execute();
+    await db().deleteFrom('users').where('id', '=', gone.id).execute();
+    const live = await liveSessionUsers(db(), ['s-live', 's-idle', 's-gone', 's-anon', 'nope'], {
+      idleMs: DAY,
+    });
+    expect([...live]).toEqual([['s-live', u.id]]);
+    const ids = (await db().selectFrom('sessions').select('id').execute()).map((r) => r.id);
+    expect(ids).not.toContain('s-idle');
+    expect(ids).toContain('s-other');
+    expect(ids).toContain('s-anon');
+  });
+});

@@ -99,3 +99,17 @@ export const surpriseTimes = (n: number) => `
   }
   return writes() - start;
 })()`;
+
+/** Milliseconds of one small IndexedDB read (a `meta` row) in the page: the round trip's floor. */
+export const IDB_ROUND_TRIP = `
+new Promise((resolve, reject) => {
+  const open = indexedDB.open('pingme');
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const idb = open.result;
+    const t = performance.now();
+    const req = idb.transaction('meta', 'readonly').objectStore('meta').get('deviceId');
+    req.onsuccess = () => { const ms = performance.now() - t; idb.close(); resolve(ms); };
+    req.onerror = () => reject(req.error);
+  };
+})`;

@@ -5,12 +5,13 @@
  * tour. Everything reads from Dexie (filled by the sync engine); sends go through the outbox.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { AnchorStrip } from '../components/home/AnchorStrip';
+import { memo } from 'react';
+import { AnchorStrip as AnchorStripSection } from '../components/home/AnchorStrip';
 import { ConnectCard } from '../components/home/ConnectCard';
 import { FindFriendsFab } from '../components/home/FindFriendsFab';
 import { HomeHeader } from '../components/home/HomeHeader';
-import { QuickPingFriends } from '../components/home/QuickPingFriends';
-import { SurpriseMe } from '../components/home/SurpriseMe';
+import { QuickPingFriends as QuickPingFriendsSection } from '../components/home/QuickPingFriends';
+import { SurpriseMe as SurpriseMeSection } from '../components/home/SurpriseMe';
 import {
   useDefaultPrompts,
   useFriends,
@@ -18,14 +19,28 @@ import {
   useStripAnchors,
 } from '../components/home/useHomeData';
 import { GuidedTour } from '../components/tour/GuidedTour';
-import { NotificationsToggle } from '../components/pings/NotificationsToggle';
-import { RecentActivity } from '../components/pings/RecentActivity';
-import { YourPings } from '../components/pings/YourPings';
+import { NotificationsToggle as NotificationsToggleSection } from '../components/pings/NotificationsToggle';
+import { RecentActivity as RecentActivitySection } from '../components/pings/RecentActivity';
+import { YourPings as YourPingsSection } from '../components/pings/YourPings';
 import { useGuidedTour } from '../components/tour/useGuidedTour';
 import { db } from '../db';
 import { activeAnchors } from '../dialogs/anchor-templates';
 import { useSession } from '../stores';
 import '../styles/home.css';
+
+/*
+ * Home's sections re-render only when their own props change: a new ping changes the counters
+ * (HomeScreen's state), and without memo every section (50 friends' tiles, the send dialog's
+ * list) rendered again before the new card could show (docs/performance.md, "Device"). Each
+ * section reads its own live queries, so it still updates when its data does.
+ */
+const SurpriseMe = memo(SurpriseMeSection);
+const AnchorStrip = memo(AnchorStripSection);
+const QuickPingFriends = memo(QuickPingFriendsSection);
+const YourPings = memo(YourPingsSection);
+const RecentActivity = memo(RecentActivitySection);
+const NotificationsToggle = memo(NotificationsToggleSection);
+const NONE: never[] = [];
 
 export function HomeScreen() {
   const user = useSession((s) => s.user);
@@ -47,13 +62,13 @@ export function HomeScreen() {
     <div className="screen home">
       <HomeHeader user={user} counts={counts} onHelp={tour.reopen} />
 
-      <SurpriseMe me={user} friends={friends ?? []} prompts={defaultPrompts ?? []} />
+      <SurpriseMe me={user} friends={friends ?? NONE} prompts={defaultPrompts ?? NONE} />
 
       {(hasFriends || activeCount > 0) && (
-        <AnchorStrip me={user} anchors={stripAnchors ?? []} activeCount={activeCount} />
+        <AnchorStrip me={user} anchors={stripAnchors ?? NONE} activeCount={activeCount} />
       )}
 
-      {hasFriends && <QuickPingFriends friends={friends ?? []} />}
+      {hasFriends && <QuickPingFriends friends={friends ?? NONE} />}
 
       <YourPings />
 

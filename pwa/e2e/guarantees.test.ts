@@ -370,11 +370,13 @@ describe('guarantee 6: a lost /ws message is recovered by the next pull', () => 
     const pingIds = async () => (await dexieRows<PingRow>(page, 'pings')).map((p) => p.id);
     /** Bo pings Ada while /ws is muted: the frame is lost, the ping is not on the device. */
     const lostPing = async () => {
-      // No pull under way that could bring the ping by chance.
-      await eventually(
-        async () => proxy!.pullsInFlight,
-        (n) => n === 0,
-      );
+      // The device is quiet: no pull under way, none started for a second, so none brings the
+      // ping by chance (the start and the socket's first 'authenticated' each pull).
+      for (;;) {
+        const started = proxy!.pullsStarted;
+        await page.waitForTimeout(1000);
+        if (proxy!.pullsInFlight === 0 && proxy!.pullsStarted === started) break;
+      }
       proxy!.muteSockets(true);
       const { id } = await sendPingByApi(bo, ada);
       await page.waitForTimeout(1500);

@@ -38,8 +38,9 @@ export interface GuaranteeProxy {
   batches: BatchExchange[];
   /** Every GET /api/sync/pull, once answered. */
   pulls: PullExchange[];
-  /** Pulls the proxy is passing on right now. */
+  /** Pulls the proxy is passing on right now, and all it has seen start. */
   readonly pullsInFlight: number;
+  readonly pullsStarted: number;
   /** The most batch requests the proxy had in flight at the same moment. */
   readonly maxBatchesInFlight: number;
   batchDelay(ms: number): void;
@@ -89,6 +90,7 @@ export async function startGuaranteeProxy(targetPort: number): Promise<Guarantee
   let muted = false;
   let socketsOpened = 0;
   let pullsInFlight = 0;
+  let pullsStarted = 0;
   const track = (s: net.Socket) => {
     if (sockets.has(s)) return;
     sockets.add(s);
@@ -99,6 +101,7 @@ export async function startGuaranteeProxy(targetPort: number): Promise<Guarantee
     const path = (req.url ?? '/').split('?')[0];
     const isBatch = req.method === 'POST' && path === BATCH;
     if (req.method === 'GET' && path === PULL) {
+      pullsStarted++;
       pullsInFlight++;
       res.on('close', () => pullsInFlight--);
     }
@@ -230,6 +233,9 @@ export async function startGuaranteeProxy(targetPort: number): Promise<Guarantee
     },
     get pullsInFlight() {
       return pullsInFlight;
+    },
+    get pullsStarted() {
+      return pullsStarted;
     },
     get socketsOpened() {
       return socketsOpened;

@@ -288,7 +288,8 @@ class Device {
 
   async friends(): Promise<UserSummary[]> {
     const rows = await this.db.users.where('relation').equals('friend').toArray();
-    return rows.sort((a, b) => a.id.localeCompare(b.id));
+    // By name (Ann, Ben, Cat), so a command's friend index means the same person in every run.
+    return rows.sort((a, b) => (a.firstName ?? '').localeCompare(b.firstName ?? ''));
   }
 }
 
@@ -829,6 +830,14 @@ const FOUND: Command[][] = [
   [
     { t: 'write', d: 0, w: { k: 'mood', friend: 0, mood: 8, note: 'on my way' } },
     { t: 'pull', d: 0, faults: [{ kind: 'dropResponse', ms: 0 }] },
+  ],
+  // - Ben asks Ann for an anchor while her request to him is on its way: the server accepts
+  //   hers instead, and Ben's request stayed pending on his phone for ever (fixed on the server:
+  //   a tombstone for the id Ben proposed, routes/anchors.ts).
+  [
+    { t: 'write', d: 2, w: { k: 'anchor', friend: 0, text: 'coffee?' } },
+    { t: 'write', d: 0, w: { k: 'anchor', friend: 0, text: 'hi' } },
+    { t: 'drain', d: 0, faults: [] },
   ],
 ];
 

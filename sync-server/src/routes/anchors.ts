@@ -98,6 +98,12 @@ export function anchorRoutes({ db }: AppDeps): Router {
         // They asked first: asking back accepts their request. Both already count it.
         await answerAnchor(trx, theirs.id, 'accepted', nowIso());
         await feed.record([me.id, body.friendId], 'anchor', theirs.id);
+        // The caller's device shows its request under the id it proposed, which now never
+        // exists: its pull gets a tombstone for it (docs/sync.md, Views; found by the PWA's
+        // convergence fault test, where that optimistic row stayed pending for ever).
+        if (body.id && body.id !== theirs.id) {
+          await feed.record([me.id], 'anchor', body.id, 'delete');
+        }
         return {
           status: 200,
           body: { ...(await mustLoad(trx, me.id, theirs.id)), autoAccepted: true },

@@ -31,8 +31,18 @@ async function start() {
       <RouterProvider router={router} />
     </StrictMode>,
   );
-  // workbox-window is not needed for the first render: its own chunk, fetched after it.
-  void import('./sw-register').then((m) => m.registerServiceWorker());
+  // The service worker is not needed for the first frame: workbox-window (its own chunk) is
+  // fetched and the worker registered once that frame is on screen and the page is idle.
+  afterFirstFrame(() => void import('./sw-register').then((m) => m.registerServiceWorker()));
+}
+
+function afterFirstFrame(task: () => void): void {
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      if ('requestIdleCallback' in window) requestIdleCallback(task, { timeout: 2000 });
+      else task();
+    }, 0),
+  );
 }
 
 void start();

@@ -23,6 +23,7 @@ import {
   call,
   eventually,
   person,
+  removeFriendshipInDb,
   sendPingByApi,
   signInPage,
   type Person,
@@ -351,6 +352,59 @@ describe('guarantees 1 and 2: a tab killed around its send', () => {
     await eventually(
       () => receivedIds(bo),
       (ids) => ids.length === 1,
+    );
+  });
+});
+
+describe('guarantee 5: a rejection never blocks the queue', () => {
+  it('a refused write between two others is rolled back and told once; the two others go out in order', async () => {
+    const [ada, bo, cy] = await Promise.all([person('Ada'), person('Bo'), person('Cy')]);
+    await befriend(ada, bo);
+    await befriend(ada, cy);
+    const { cursor: boCursor } = await pullAs(bo);
+    proxy = await startGuaranteeProxy(inject('serverPort'));
+    const tab = await home(ada, 2, proxy.url);
+    // Every toast that opens, in order (one is on screen at a time).
+    await tab.page.evaluate(() => {
+      const w = window as unknown as { toasts: string[] };
+      w.toasts = [];
+      new MutationObserver((records) => {
+        for (const r of records)
+          for (const n of r.addedNodes)
+            if (n instanceof HTMLElement && n.matches('.toast')) w.toasts.push(n.innerText);
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+
+    await proxy.cut();
+    const first = await sendHug(tab, 'Bo Tester');
+    const refused = await sendHug(tab, 'Cy Tester');
+    const third = await sendHug(tab, 'Bo Tester');
+    await waiting(tab.page, 3).waitFor();
+    // Behind the app's back the friendship with Cy ends: the server will refuse that ping.
+    await removeFriendshipInDb(ada.email, cy.email);
+
+    await proxy.restore();
+    await networkBack(tab.page);
+    await nothingWaiting(tab.page).waitFor({ timeout: 30_000 });
+    await tab.card('Ping to Cy').waitFor({ state: 'detached' });
+    expect(await tab.card('Ping to Bo').count()).toBe(2);
+
+    const results = proxy.batches.flatMap((b) => b.results ?? []);
+    expect(results.map((r) => r.idempotencyKey)).toEqual(
+      [first, refused, third].map((e) => e.idempotencyKey),
+    );
+    expect(results[0]!.status).toBe(201);
+    expect(results[1]!.status).toBeGreaterThanOrEqual(400);
+    expect([401, 408, 429]).not.toContain(results[1]!.status);
+    expect(results[2]!.status).toBe(201);
+    const pings = (await pullAs(bo, boCursor)).changes.filter((c) => c.entity === 'ping');
+    expect(pings.map((c) => c.id)).toEqual([first.body.id, third.body.id]);
+    expect(await receivedIds(cy)).toEqual([]);
+    expect(await dexieRows<PingRow>(tab.page, 'pings')).toHaveLength(2);
+    await tab.page.waitForTimeout(500);
+    const told = await tab.page.evaluate(() => (window as unknown as { toasts: string[] }).toasts);
+    expect(told.filter((t) => t.includes('Failed to send pings. Please try again.'))).toHaveLength(
+      1,
     );
   });
 });

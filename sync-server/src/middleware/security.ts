@@ -35,13 +35,28 @@ export function contentSecurityPolicy(config: Config, ctx: Pick<Context, 'protoc
   ].join('; ');
 }
 
+/** Policies by the request's scheme and host: the same few for every request. */
+const POLICY_CACHE_SIZE = 100;
+
 export function securityHeaders(config: Config): Middleware {
+  // The Host header is the client's: the cache is bounded, and starts over when full.
+  const policies = new Map<string, string>();
+  const policyFor = (ctx: Pick<Context, 'protocol' | 'host'>) => {
+    const key = `${ctx.protocol}://${ctx.host}`;
+    let policy = policies.get(key);
+    if (policy === undefined) {
+      policy = contentSecurityPolicy(config, ctx);
+      if (policies.size >= POLICY_CACHE_SIZE) policies.clear();
+      policies.set(key, policy);
+    }
+    return policy;
+  };
   return async (ctx, next) => {
     try {
       await next();
     } finally {
       // In `finally`, so an error answered further out (middleware/errors.ts) has them too.
-      ctx.set('Content-Security-Policy', contentSecurityPolicy(config, ctx));
+      ctx.set('Content-Security-Policy', policyFor(ctx));
       ctx.set('X-Content-Type-Options', 'nosniff');
       ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
       ctx.set('X-Frame-Options', 'DENY');

@@ -142,7 +142,7 @@ export async function mutate<T>(
         await saveIdempotent(trx, pending.caller, pending.key, {
           requestHash: pending.requestHash,
           status: result.status ?? 200,
-          body: JSON.stringify(result.body ?? null),
+          body: jsonOf(result.body),
         });
       }
       return result;
@@ -150,7 +150,14 @@ export async function mutate<T>(
     if (pending) pending.stored = true;
     if (feed) announce(ctx, feed);
     ctx.status = outcome.status ?? 200;
-    ctx.body = outcome.body;
+    if (typeof outcome.body === 'object' && outcome.body !== null) {
+      // The JSON already made for the record (or by jsonOf now): the same bytes and headers Koa
+      // would produce from the object (application/json; charset=utf-8, Content-Length).
+      if (!/\bjson\b/i.test(ctx.type)) ctx.type = 'json';
+      ctx.body = jsonOf(outcome.body);
+    } else {
+      ctx.body = outcome.body;
+    }
     return outcome.body;
   } catch (err) {
     // Two deliveries of one key raced: the loser answers what the winner stored.
@@ -164,6 +171,23 @@ export async function mutate<T>(
     }
     throw err;
   }
+}
+
+const serialised = new WeakMap<object, string>();
+
+/**
+ * JSON.stringify of what a mutation answers, made once per object: the idempotency record, the
+ * HTTP answer and the ws new_ping frame of a sent ping (the same object) share one string.
+ * Answers are built for the response and not changed afterwards.
+ */
+export function jsonOf(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value ?? null);
+  let json = serialised.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(value);
+    serialised.set(value, json);
+  }
+  return json;
 }
 
 export function isUniqueViolation(err: unknown): boolean {

@@ -20,6 +20,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { getSessionWithUser, liveSessionUsers } from '../db/sessions';
 import { findUserById } from '../db/users';
+import { jsonOf } from '../middleware/idempotency';
 import { SESSION_COOKIE } from '../middleware/session';
 import type { ChangeEvents } from './events';
 
@@ -231,7 +232,8 @@ export class RealtimeHub {
 
   private readonly onNewPing = (receiverId: string, ping: unknown) => {
     if (!this.byUser.has(receiverId)) return;
-    this.sendTo(receiverId, Buffer.from(JSON.stringify({ type: 'new_ping', ping })));
+    // {"type":"new_ping","ping":…}, with the ping's JSON as the HTTP answer already made it.
+    this.sendTo(receiverId, Buffer.from(`{"type":"new_ping","ping":${jsonOf(ping)}}`));
   };
 
   private readonly onChanged = (userIds: string[]) => {

@@ -1,0 +1,78 @@
+/**
+ * What the Lighthouse work (bench/pwa-lighthouse.ts, docs/performance.md "Lighthouse") relies on,
+ * checked in the real browser against the real server: the build's text files travel compressed,
+ * the session check is one request that leaves with the page (index.html preloads it), and a
+ * visitor's landing page fetches the toast viewport, the sync host and workbox-window only after
+ * its first frame.
+ */
+import { describe, expect, it } from 'vitest';
+import { HomePage } from './pages/home-page';
+import { newPage } from './support/browser';
+import { person, signInPage } from './support/people';
+
+describe('first load', () => {
+  it('sends the app shell compressed: index.html, the scripts and the stylesheet', async () => {
+    const page = await newPage();
+    const encodings = new Map<string, string>();
+    const sizes = new Map<string, number>();
+    page.on('response', async (res) => {
+      const path = new URL(res.url()).pathname;
+      if (path !== '/' && !/^\/assets\/.+\.(js|css)$/.test(path)) return;
+      encodings.set(path, (await res.allHeaders())['content-encoding'] ?? 'identity');
+      sizes.set(path, (await res.body()).length);
+    });
+    await page.goto('/');
+    await page.getByText('One tap. Real emotion. Stay connected.').waitFor();
+    const entry = await page.locator('script[type="module"][src]').first().getAttribute('src');
+    const css = await page.locator('link[rel="stylesheet"]').first().getAttribute('href');
+    await expect.poll(() => encodings.size).toBeGreaterThan(3);
+    for (const path of ['/', entry!, css!]) {
+      expect(['br', 'gzip'], `${path} is sent compressed`).toContain(encodings.get(path));
+    }
+    // Every script but the tiny ones (under 1 KB the build keeps no compressed copy).
+    await expect.poll(() => sizes.size).toBe(encodings.size);
+    const plain = [...encodings].filter(([p, e]) => e === 'identity' && sizes.get(p)! >= 1024);
+    expect(plain).toEqual([]);
+    expect([...encodings].filter(([p]) => p.endsWith('.js')).length).toBeGreaterThan(5);
+  });
+
+  it('asks the server who this is once, before the scripts ran, and shows the landing page', async () => {
+    const page = await newPage();
+    // Requests as they leave and scripts as they arrive, in the order the browser saw them.
+    const events: string[] = [];
+    page.on('request', (req) => events.push(`request ${new URL(req.url()).pathname}`));
+    page.on('requestfinished', (req) => events.push(`arrived ${new URL(req.url()).pathname}`));
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Start Connecting' }).waitFor();
+    expect(events.filter((e) => e === 'request /api/user')).toHaveLength(1);
+    // The check left with the page (index.html preloads it), before the entry script had even
+    // arrived, let alone run.
+    const entryArrived = events.findIndex((e) => /^arrived \/assets\/index-.+\.js$/.test(e));
+    expect(entryArrived).toBeGreaterThan(0);
+    expect(events.indexOf('request /api/user')).toBeLessThan(entryArrived);
+    // The sync host and workbox-window come after the first frame, and the worker registers.
+    await expect
+      .poll(() => events.some((e) => /^request \/assets\/SyncHost-.+\.js$/.test(e)), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => navigator.serviceWorker.getRegistration().then(Boolean)), {
+        timeout: 15_000,
+      })
+      .toBe(true);
+  });
+
+  it('a signed-in start takes the preloaded session answer: one request, Home shows', async () => {
+    const who = await person('Preload', 'Tester');
+    const page = await newPage();
+    await signInPage(page, who);
+    let checks = 0;
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname === '/api/user') checks += 1;
+    });
+    await page.goto('/');
+    await new HomePage(page).name.filter({ hasText: 'Preload Tester' }).waitFor();
+    expect(checks).toBe(1);
+  });
+});

@@ -159,6 +159,49 @@ export interface Pools {
   /** Invite codes, handles, e-mails, endpoints. */
   names: string[];
   emails: string[];
+  /** The world's ids by kind: people, pings, prompts, anchors, friendships, reports, packs... */
+  byKind: Record<string, string[]>;
+}
+
+/**
+ * Which of the world's ids a field or path parameter names, from its name (and the path before
+ * it): so a clean request points at a real thing of the right kind (anyone's), and the route
+ * runs past its lookups. 'new' is a client-chosen id, mostly fresh.
+ */
+export function idKind(name: string, before = ''): string | undefined {
+  if (/^(receiverIds?|friendId|userId)$/.test(name)) return 'people';
+  if (name === 'promptId') return 'prompts';
+  if (name === 'pingId') return 'pings';
+  if (name === 'anchorId') return 'anchors';
+  if (name === 'requestId') return 'friendships';
+  if (name === 'groupId') return 'groups';
+  if (name === 'id' && before) {
+    for (const [re, kind] of [
+      [/\/prompts\/$/, 'prompts'],
+      [/\/pings\/$/, 'pings'],
+      [/\/anchors\/$/, 'anchors'],
+      [/\/reports\/$/, 'reports'],
+      [/\/collections\/$/, 'packs'],
+      [/\/(users|friendship)\/$/, 'people'],
+    ] as const)
+      if (re.test(before)) return kind;
+  }
+  if (/^(id|ids|momentId)$/.test(name)) return 'new';
+  return undefined;
+}
+
+function idsOfKind(kind: string | undefined, pools: Pools): fc.Arbitrary<string> {
+  const own = kind && kind !== 'new' ? pools.byKind[kind] : undefined;
+  if (kind === 'new')
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.uuid() },
+      { weight: 1, arbitrary: fc.constantFrom(...pools.ids) },
+    );
+  return fc.oneof(
+    { weight: own?.length ? 4 : 0, arbitrary: fc.constantFrom(...(own?.length ? own : pools.ids)) },
+    { weight: 2, arbitrary: fc.constantFrom(...pools.ids) },
+    { weight: 1, arbitrary: fc.uuid() },
+  );
 }
 
 /** A value the serializer replaces with JSON nested `depth` levels deep (built as text). */
@@ -306,6 +349,7 @@ interface Def {
   shape?: Record<string, ZodType>;
   innerType?: ZodType;
   in?: ZodType;
+  out?: ZodType;
   element?: ZodType;
   options?: ZodType[];
   entries?: Record<string, string>;
@@ -325,6 +369,7 @@ export function plausible(
   pools: Pools,
   depth = 0,
   field: ZodType = schema,
+  key?: string,
 ): fc.Arbitrary<unknown> {
   const def = defOf(schema);
   const accepted = <T>(candidates: T[], other: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> => {
@@ -337,7 +382,7 @@ export function plausible(
     case 'object': {
       const shape = def.shape ?? {};
       const entries = Object.entries(shape).map(
-        ([k, v]) => [k, plausible(v, pools, depth + 1)] as const,
+        ([k, v]) => [k, plausible(v, pools, depth + 1, v, k)] as const,
       );
       const optional = Object.entries(shape)
         .filter(([, v]) => ['optional', 'default'].includes(defOf(v).type) || isOptionalPipe(v))
@@ -347,13 +392,13 @@ export function plausible(
       });
     }
     case 'string':
-      if (def.format === 'uuid')
-        return fc.oneof(
-          { weight: 4, arbitrary: fc.constantFrom(...pools.ids) },
-          { weight: 1, arbitrary: fc.uuid() },
-        );
+      if (def.format === 'uuid') return idsOfKind(key && idKind(key), pools);
       if (def.format === 'email')
-        return fc.oneof(fc.constantFrom(...pools.emails), fc.emailAddress());
+        return fc.oneof(
+          fc.constantFrom(...pools.emails),
+          fc.emailAddress(),
+          fc.uuid().map((u) => `new-${u.slice(0, 8)}@example.test`),
+        );
       if (def.format === 'url')
         return fc.oneof(fc.constant('https://push.example.test/sub/1'), fc.webUrl());
       return accepted(
@@ -378,13 +423,22 @@ export function plausible(
     case 'readonly':
     case 'catch':
     case 'nonoptional':
-      return plausible(def.innerType!, pools, depth, field);
-    case 'pipe':
-      return plausible(def.in!, pools, depth, field);
+      return plausible(def.innerType!, pools, depth, field, key);
+    case 'pipe': {
+      // A string normalised then checked (Email: trim, lowercase, then z.email()): the check's
+      // format says what to generate.
+      const out = def.out ? defOf(def.out) : undefined;
+      if (out?.type === 'string' && out.format)
+        return plausible(def.out!, pools, depth, field, key);
+      return plausible(def.in!, pools, depth, field, key);
+    }
     case 'array':
       return depth > 4
         ? fc.constant([])
-        : fc.uniqueArray(plausible(def.element!, pools, depth + 1), { minLength: 1, maxLength: 4 });
+        : fc.uniqueArray(plausible(def.element!, pools, depth + 1, def.element!, key), {
+            minLength: 1,
+            maxLength: 4,
+          });
     case 'union':
       return fc.oneof(...(def.options ?? []).map((o) => plausible(o, pools, depth)));
     case 'unknown':
@@ -515,16 +569,16 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 /** Percent-encoded; a lone surrogate (no UTF-8 for it) is sent as U+FFFD. */
 const enc = (s: string) => encodeURIComponent(s.replace(LONE_SURROGATE, '\ufffd'));
 
+/** A path parameter naming a real thing of the right kind (anyone's), percent-encoded. */
+export function realParam(name: string, before: string, pools: Pools): fc.Arbitrary<string> {
+  if (name === 'code' || name === 'handle') return fc.constantFrom(...pools.names).map(enc);
+  return idsOfKind(idKind(name, before), pools).map(enc);
+}
+
 /** A path parameter: a real id (anyone's), a random one, or junk, already percent-encoded. */
-export function paramValue(name: string, pools: Pools): fc.Arbitrary<string> {
-  const real =
-    name === 'code' || name === 'handle'
-      ? fc.constantFrom(...pools.names)
-      : name === 'friendId' || name === 'userId'
-        ? fc.constantFrom(...pools.people)
-        : fc.constantFrom(...pools.ids);
+export function paramValue(name: string, before: string, pools: Pools): fc.Arbitrary<string> {
   return fc.oneof(
-    { weight: 6, arbitrary: real.map(enc) },
+    { weight: 6, arbitrary: realParam(name, before, pools) },
     { weight: 3, arbitrary: fc.constantFrom(...pools.ids).map(enc) },
     { weight: 2, arbitrary: fc.uuid().map(enc) },
     { weight: 2, arbitrary: fc.constantFrom(...NASTY_STRINGS).map(enc) },
@@ -776,8 +830,12 @@ const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND', 'PUR
  */
 export function shotFor(route: RouteInfo, pools: Pools): fc.Arbitrary<Shot> {
   const inputs = ROUTE_INPUTS[`${route.method} ${route.path}`] ?? {};
-  const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-  const params = fc.tuple(...names.map((n) => paramValue(n, pools)));
+  const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
+    name: m[1]!,
+    before: route.path.slice(0, m.index),
+  }));
+  const params = fc.tuple(...names.map((n) => paramValue(n.name, n.before, pools)));
+  const realParams = fc.tuple(...names.map((n) => realParam(n.name, n.before, pools)));
   const fill = (values: string[]) => {
     let i = 0;
     return route.path.replace(/:(\w+)/g, () => values[i++] ?? '');
@@ -786,7 +844,7 @@ export function shotFor(route: RouteInfo, pools: Pools): fc.Arbitrary<Shot> {
 
   const clean = fc
     .record({
-      params,
+      params: realParams,
       query: inputs.query ? queryString(inputs, pools) : fc.constant(''),
       body:
         route.method === 'GET'
@@ -887,7 +945,10 @@ export function batchEntry(routes: RouteInfo[], pools: Pools): fc.Arbitrary<Fuzz
     .constantFrom(...routes)
     .chain((route) => {
       const inputs = ROUTE_INPUTS[`${route.method} ${route.path}`] ?? {};
-      const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+      const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
+        name: m[1]!,
+        before: route.path.slice(0, m.index),
+      }));
       const base = inputs.body ? plausible(inputs.body, pools) : fc.constant<Json>({});
       return fc.record({
         idempotencyKey: fc.oneof(fc.uuid(), fc.constantFrom('batch-shared-key', 'fuzz-shared-key')),
@@ -896,7 +957,10 @@ export function batchEntry(routes: RouteInfo[], pools: Pools): fc.Arbitrary<Fuzz
           { weight: 1, arbitrary: fc.constantFrom('POST', 'PUT', 'PATCH', 'DELETE') },
         ),
         path: fc
-          .tuple(fc.tuple(...names.map((n) => paramValue(n, pools))), queryString(inputs, pools))
+          .tuple(
+            fc.tuple(...names.map((n) => paramValue(n.name, n.before, pools))),
+            queryString(inputs, pools),
+          )
           .map(([values, q]) => {
             let i = 0;
             return (route.path.replace(/:(\w+)/g, () => values[i++] ?? '') + q).slice(0, 500);

@@ -89,6 +89,7 @@ beforeAll(async () => {
     people: world.ids.people!,
     names: world.names,
     emails: [world.alice.email, world.bob.email, world.dave.email, world.erin.email],
+    byKind: world.ids,
   };
   cookies.alice = world.alice.client.cookieHeader;
   cookies.admin = world.erin.client.cookieHeader;

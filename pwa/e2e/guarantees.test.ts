@@ -217,6 +217,44 @@ describe('guarantee 9: one drainer per device across tabs', () => {
     expect(await receivedIds(bo)).toHaveLength(2);
   });
 
+  it('a send that never answers is given up after a minute: the key goes again, and the pulls go on', async () => {
+    const [ada, bo] = await Promise.all([person('Ada'), person('Bo')]);
+    await befriend(ada, bo);
+    proxy = await startGuaranteeProxy(inject('serverPort'));
+    const page = await newPage({ baseURL: proxy.url });
+    await page.clock.install();
+    await signInPage(page, ada);
+    await page.goto('/');
+    const tab = new PingsPage(page);
+    await tab.tile(new RegExp(`${HUG}.*1 friend$`)).waitFor();
+
+    // The batch reaches the server; its answer never comes, and the connection stays open.
+    proxy.batchAnswers('hold');
+    const entry = await sendHug(tab, 'Bo Tester');
+    await eventually(
+      async () => proxy!.batches.filter((b) => b.results).length,
+      (n) => n === 1,
+    );
+    // Meanwhile Bo changes his tagline: only a pull brings that to Ada's device.
+    const tagline = `Back in a minute ${Date.now()}`;
+    expect((await call(bo, 'PUT', '/api/profile/update', { tagline })).status).toBe(200);
+
+    proxy.batchAnswers('deliver');
+    await page.clock.fastForward(61_000);
+    await nothingWaiting(page).waitFor({ timeout: 30_000 });
+    expect(keysSent(proxy)).toEqual([entry.idempotencyKey, entry.idempotencyKey]);
+    expect(proxy.batches[1]!.results).toEqual([
+      { idempotencyKey: entry.idempotencyKey, status: 201 },
+    ]);
+    await expect
+      .poll(async () => {
+        const users = await dexieRows<{ id: string; tagline: string | null }>(page, 'users');
+        return users.find((u) => u.id === bo.id)?.tagline;
+      })
+      .toBe(tagline);
+    expect(await receivedIds(bo)).toEqual([entry.body.id]);
+  });
+
   it('entries left by a closed tab are sent by the next tab, not by anyone meanwhile', async () => {
     const [ada, bo] = await Promise.all([person('Ada'), person('Bo')]);
     await befriend(ada, bo);

@@ -60,16 +60,26 @@ async function sendBatch(entries: Parameters<typeof postBatch>[0]) {
   }
 }
 
+/** A pull page with no answer after this long is given up; the next trigger pulls again. */
+export const PULL_PAGE_TIMEOUT_MS = 60_000;
+
 async function fetchPullPage(query: PullQuery): Promise<PullResponse> {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), PULL_PAGE_TIMEOUT_MS);
   try {
-    return await api.get(`/api/sync/pull?${params}`, { schema: PullResponse });
+    return await api.get(`/api/sync/pull?${params}`, {
+      schema: PullResponse,
+      signal: controller.signal,
+    });
   } catch (err) {
     if (query.snapshot && err instanceof ApiError && err.status === 400) {
       throw new BadSnapshotToken(err.message);
     }
     throw err;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -9,12 +9,13 @@
  *     activity  the activity list shows at least 10 rows.
  * - `__pm.seen[pingId]`: when an element with that data-ping-id was first added to the DOM, and
  *   `__pm.frame[pingId]` the animation frame after it (the frame that paints it).
+ * - `__pm.toasts`: when a toast element was added to the DOM.
  * - `__pm.writes`: the app's 'pingme:local-write' marks (sync/local-write.ts: right after the Dexie
  *   transaction committed), with the rows each write touched.
  */
 export const PROBE_INIT = String.raw`
 (() => {
-  const pm = (window.__pm = { rendered: {}, dom: {}, seen: {}, frame: {}, writes: [] });
+  const pm = (window.__pm = { rendered: {}, dom: {}, seen: {}, frame: {}, writes: [], toasts: [] });
   const expect = () => Number(sessionStorage.getItem('pm-expect-pings') || '1');
   const conditions = {
     home: () => {
@@ -39,6 +40,7 @@ export const PROBE_INIT = String.raw`
     const found = [];
     if (el.matches('[data-ping-id]')) found.push(el);
     for (const c of el.querySelectorAll('[data-ping-id]')) found.push(c);
+    if (el.matches('.toast') || el.querySelector('.toast')) pm.toasts.push(t);
     for (const c of found) {
       const id = c.getAttribute('data-ping-id');
       if (pm.seen[id] === undefined) {

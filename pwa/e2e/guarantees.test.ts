@@ -447,6 +447,66 @@ describe('guarantee 5: a rejection never blocks the queue', () => {
   });
 });
 
+describe('guarantee 7: read-your-writes', () => {
+  it('a waiting write stays on screen through pulls and a snapshot’s sweep, until the server has it', async () => {
+    const [ada, bo] = await Promise.all([person('Ada'), person('Bo')]);
+    await befriend(ada, bo);
+    proxy = await startGuaranteeProxy(inject('serverPort'));
+    const tab = await home(ada, 1, proxy.url);
+    const page = tab.page;
+
+    // The server refuses batches for now (503, transient); pulls still get through.
+    proxy.batchAnswers('unavailable');
+    const entry = await sendHug(tab, 'Bo Tester');
+    const pending = tab.card('Ping to Bo').getByTestId('ping-pending');
+    await pending.waitFor();
+    const pullsBefore = proxy.pulls.length;
+    const tagline = `Pulled while waiting ${Date.now()}`;
+    expect((await call(bo, 'PUT', '/api/profile/update', { tagline })).status).toBe(200);
+    const boTagline = async () =>
+      (await dexieRows<{ id: string; tagline: string | null }>(page, 'users')).find(
+        (u) => u.id === bo.id,
+      )?.tagline;
+    await expect.poll(boTagline).toBe(tagline);
+    expect(proxy.pulls.length).toBeGreaterThan(pullsBefore);
+    expect(await pending.count()).toBe(1);
+
+    // A cursor this server never issued: the next pull is a snapshot, whose sweep deletes every
+    // row it did not mention, except those of waiting writes.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open('pingme');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const tx = open.result.transaction('meta', 'readwrite');
+            tx.objectStore('meta').put({ key: 'cursor', value: 1e12 });
+            tx.oncomplete = () => {
+              open.result.close();
+              resolve();
+            };
+            tx.onerror = () => reject(tx.error);
+          };
+        }),
+    );
+    const snapshotsBefore = proxy.pulls.filter((p) => p.reset).length;
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await expect
+      .poll(() => proxy!.pulls.filter((p) => p.reset).length)
+      .toBeGreaterThan(snapshotsBefore);
+    await page.waitForTimeout(500);
+    expect(await pending.count()).toBe(1);
+    expect((await dexieRows<PingRow>(page, 'pings')).map((p) => p.id)).toEqual([entry.body.id]);
+    expect(await receivedIds(bo)).toEqual([]);
+
+    proxy.batchAnswers('deliver');
+    await networkBack(page);
+    await pending.waitFor({ state: 'detached', timeout: 30_000 });
+    expect(await receivedIds(bo)).toEqual([entry.body.id]);
+    expect(await tab.card('Ping to Bo').count()).toBe(1);
+  });
+});
+
 describe('guarantee 6: a lost /ws message is recovered by the next pull', () => {
   it('on becoming visible, on the slow timer while open, and on reconnect', async () => {
     const [ada, bo] = await Promise.all([person('Ada'), person('Bo')]);

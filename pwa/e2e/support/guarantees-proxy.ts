@@ -12,6 +12,7 @@
  *   in which two drainers would overlap);
  * - `batchAnswers('drop' | 'hold')`: the batch reaches the server and is applied there, but its
  *   answer is thrown away (the connection is destroyed) or kept back until the browser gives up;
+ *   `batchAnswers('unavailable')`: the proxy answers 503 itself and the server never sees it;
  * - `muteSockets(true)`: /ws frames from the server are swallowed while the socket stays open
  *   (lost realtime messages); `dropSockets()` closes every /ws connection (the device reconnects).
  */
@@ -31,7 +32,7 @@ export interface BatchExchange {
   delivered: boolean;
 }
 
-export type BatchAnswerMode = 'deliver' | 'drop' | 'hold';
+export type BatchAnswerMode = 'deliver' | 'drop' | 'hold' | 'unavailable';
 
 export interface GuaranteeProxy {
   url: string;
@@ -132,6 +133,14 @@ export async function startGuaranteeProxy(targetPort: number): Promise<Guarantee
       if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
     }
     const answerMode = isBatch ? mode : 'deliver';
+    if (exchange && answerMode === 'unavailable') {
+      exchange.status = 503;
+      res.writeHead(503, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error: 'Service Unavailable' }), () => {
+        exchange.delivered = true;
+      });
+      return;
+    }
     const upstream = http.request(
       {
         host: '127.0.0.1',

@@ -74,6 +74,10 @@ export async function localWrite(write: LocalWrite): Promise<OutboxRow> {
 /** The User Timing mark set right after a write's transaction commits (docs/performance.md). */
 export const LOCAL_WRITE_MARK = 'pingme:local-write';
 
+/** The timeline keeps at most this many of the marks (observers still see every one). */
+const MARKS_KEPT = 500;
+let marks = 0;
+
 /**
  * Always on and cheap (one entry, a few bytes): the device bench measures from this mark to the
  * written row on screen. The detail names the rows the write touched.
@@ -84,6 +88,7 @@ function markLocalWrite(row: OutboxRow): void {
     performance.mark(LOCAL_WRITE_MARK, {
       detail: { id: row.id, rows: (row.effects ?? []).map((e) => `${e.table}:${e.key}`) },
     });
+    if (++marks % MARKS_KEPT === 0) performance.clearMarks(LOCAL_WRITE_MARK);
   } catch {
     // A mark is never worth failing a write for.
   }

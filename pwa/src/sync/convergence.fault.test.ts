@@ -51,7 +51,7 @@ declare module 'vitest' {
 }
 
 const SEED = Number(import.meta.env.PROP_SEED ?? 424242);
-const RUNS = Number(import.meta.env.PROP_RUNS ?? 6);
+const RUNS = Number(import.meta.env.PROP_RUNS ?? 10);
 const PATH = import.meta.env.PROP_PATH as string | undefined;
 const MIN_COMMANDS = 20;
 const MAX_COMMANDS = 40;

@@ -5,6 +5,8 @@
  *   6. A frame the server sends as binary is read like a text frame (the 'authenticated' that
  *      starts the catch-up pull on reconnect came binary and was dropped).
  *  10. A /ws new_ping delivered twice, or after the pull brought a newer copy, changes nothing.
+ *   9. A batch the network swallows is given up after BATCH_TIMEOUT_MS, so the one drainer
+ *      never holds the outbox (and the pulls behind it) for ever.
  * And the device's data is one person's: someone else signing in where a session expired never
  * sends the first person's waiting writes, nor sees their rows.
  */
@@ -14,7 +16,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { db, getMeta, setMeta } from '../db';
 import { claimDeviceData } from './device-owner';
 import { localWrite } from './local-write';
+import { TransportError } from './outbox-worker';
 import { frameText, receiveNewPing } from './realtime';
+import { BATCH_TIMEOUT_MS, postBatch } from './transport';
 
 beforeEach(async () => {
   await Promise.all(db.tables.map((t) => t.clear()));
@@ -121,5 +125,31 @@ describe('the device’s data is one person’s', () => {
     ]);
     expect(await db.users.count()).toBe(2);
     expect(await getMeta('cursor')).toBe(42);
+  });
+});
+
+describe('guarantee 9: a drainer never holds the outbox for ever', () => {
+  it('gives up a batch with no answer after BATCH_TIMEOUT_MS, as "no answer"', async () => {
+    vi.useFakeTimers();
+    try {
+      // A network that swallows the request: no answer, no error, until the signal aborts.
+      const swallowed: typeof fetch = (_url, init) =>
+        new Promise((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted')));
+        });
+      const sent = postBatch([], swallowed);
+      const outcome = sent.then(
+        () => 'answered',
+        (err: unknown) => err,
+      );
+      await vi.advanceTimersByTimeAsync(BATCH_TIMEOUT_MS - 1);
+      expect(await Promise.race([outcome, Promise.resolve('still waiting')])).toBe('still waiting');
+      await vi.advanceTimersByTimeAsync(1);
+      const err = await outcome;
+      expect(err).toBeInstanceOf(TransportError);
+      expect((err as TransportError).status).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -4,7 +4,7 @@
  * Selection starts empty; after a send it is cleared and the dialog closes.
  */
 import { DEFAULT_PROMPT_EMOJI, displayName, type Prompt, type SelfUser } from '@pingme/shared';
-import { useState } from 'react';
+import { memo, useCallback, useState } from 'react';
 import { toast } from '../../stores';
 import { sendPromptPing, SEND_PINGS_ERROR } from '../../sync/pings';
 import { Avatar } from '../Avatar';
@@ -39,8 +39,10 @@ export function SendPromptDialog({ prompt, me, friends, onOpenChange }: SendProm
     if (!open) setSelected([]);
     onOpenChange(open);
   };
-  const toggle = (id: string) =>
-    setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+  const toggle = useCallback(
+    (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id])),
+    [],
+  );
 
   const send = async () => {
     if (!prompt) return;
@@ -87,15 +89,12 @@ export function SendPromptDialog({ prompt, me, friends, onOpenChange }: SendProm
             <fieldset className="friend-checklist">
               <legend className="visually-hidden">Friends</legend>
               {friends.map((f) => (
-                <label key={f.id} className="friend-checklist__row">
-                  <input
-                    type="checkbox"
-                    checked={selected.includes(f.id)}
-                    onChange={() => toggle(f.id)}
-                  />
-                  <Avatar user={f} size="sm" />
-                  <span className="friend-checklist__name">{displayName(f)}</span>
-                </label>
+                <FriendCheckRow
+                  key={f.id}
+                  friend={f}
+                  checked={selected.includes(f.id)}
+                  onToggle={toggle}
+                />
               ))}
             </fieldset>
           )}
@@ -112,3 +111,22 @@ export function SendPromptDialog({ prompt, me, friends, onOpenChange }: SendProm
     </Dialog>
   );
 }
+
+/**
+ * One friend's checkbox. Memoised: sending, closing and ticking someone else re-render only the
+ * rows whose state changed, so the frame after a send is not spent on the whole list.
+ */
+const FriendCheckRow = memo(function FriendCheckRow(props: {
+  friend: Friend;
+  checked: boolean;
+  onToggle(id: string): void;
+}) {
+  const { friend, checked, onToggle } = props;
+  return (
+    <label className="friend-checklist__row">
+      <input type="checkbox" checked={checked} onChange={() => onToggle(friend.id)} />
+      <Avatar user={friend} size="sm" />
+      <span className="friend-checklist__name">{displayName(friend)}</span>
+    </label>
+  );
+});

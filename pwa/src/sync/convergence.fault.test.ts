@@ -316,6 +316,8 @@ type Command =
   | { t: 'drain'; d: number; faults: Fault[] }
   | { t: 'pull'; d: number; faults: Fault[] }
   | { t: 'deliverHeld'; d: number }
+  /** Every device pulls (and so drains) at the same time, each with its own faults. */
+  | { t: 'together'; faults: Fault[][] }
   | { t: 'kill' }
   | { t: 'restart' }
   | { t: 'idle' };
@@ -401,6 +403,13 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ t: fc.constant('drain' as const), d: device, faults }) },
   { weight: 4, arbitrary: fc.record({ t: fc.constant('pull' as const), d: device, faults }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('deliverHeld' as const), d: device }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      t: fc.constant('together' as const),
+      faults: fc.array(faults, { minLength: DEVICES, maxLength: DEVICES }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('kill' as const) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('restart' as const) }) },
 );
@@ -676,6 +685,13 @@ async function runCommands(commands: Command[]) {
         case 'deliverHeld':
           await dev!.deliverHeld();
           break;
+        case 'together': {
+          devices.forEach((d, n) => (d.faults = [...(cmd.faults[n] ?? [])]));
+          const results = await Promise.allSettled(devices.map((d) => d.pullNow()));
+          devices.forEach((d) => (d.faults = []));
+          note = results.map((r) => (r.status === 'fulfilled' ? 'ok' : 'failed')).join(',');
+          break;
+        }
         case 'kill':
           await killServer();
           break;

@@ -206,7 +206,7 @@ describe('guarantee 9: one drainer per device across tabs', () => {
     await sendHug(tab1, 'Bo Tester');
     await sendHug(tab2, 'Bo Tester');
     await waiting(tab2.page, 2).waitFor();
-    proxy.batchDelay(600);
+    proxy.batchDelay(1500);
     await proxy.restore();
     await networkBack(tab1.page, tab2.page);
     await nothingWaiting(tab1.page).waitFor({ timeout: 30_000 });

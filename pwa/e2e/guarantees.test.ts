@@ -1,13 +1,17 @@
 /**
  * The guarantees of ARCHITECTURE.md ("Guarantees") that only a real browser can break, each one
- * broken on purpose around the app: several tabs of one device, a tab closed or killed (CDP
- * Page.crash) between its Dexie write and its send, a send whose answer is lost, /ws frames that
- * never arrive, a push delivered twice, a device offline for longer than the server keeps its
- * change log. docs/sync.md section 8 names these tests next to the guarantee each one proves.
+ * broken on purpose around the app: several tabs of one device (and, as a control, the same
+ * without the Web Lock), a tab closed or killed (CDP Page.crash) between its Dexie write and its
+ * send, a send whose answer is lost or never comes, a refused write in the middle of the queue,
+ * a waiting write through pulls and a snapshot, /ws frames that never arrive, a push delivered
+ * twice, a device offline for longer than the server keeps its change log, and someone else
+ * signing in where a session expired. docs/sync.md section 8 names each test next to the
+ * guarantee it proves.
  *
  * Between the browser and the server sits a proxy (support/guarantees-proxy.ts) that can pull
- * the cable, slow, drop or hold a batch's answer, mute /ws, and records every
- * POST /api/sync/batch: its entries' keys, the server's results, and how many were in flight at once.
+ * the cable, slow a batch, drop or hold its answer or answer 503 itself, mute /ws, and records
+ * every POST /api/sync/batch (its entries' keys, the server's results, how many were in flight at
+ * once) and every pull (whether it answered a snapshot).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -177,7 +177,8 @@ export class RealtimeHub {
 
   private onMessage(ws: WebSocket, who: SocketInfo, data: RawData, isBinary: boolean) {
     if (this.overRate(ws, who)) return;
-    const reply = (m: ServerMessage) => ws.send(frame(m));
+    // Text frames, like the fan-out: a browser hands a binary frame to the page as a Blob.
+    const reply = (m: ServerMessage) => ws.send(frame(m), { binary: false });
     if (isBinary) return reply({ type: 'error', error: 'Send messages as JSON text' });
     let raw: unknown;
     try {
@@ -196,7 +197,7 @@ export class RealtimeHub {
         if (msg.userId === who.userId) return reply({ type: 'authenticated', userId: who.userId });
         return reply({ type: 'error', error: 'userId does not match the session' });
       case 'ping':
-        return ws.send(PONG);
+        return ws.send(PONG, { binary: false });
     }
   }
 

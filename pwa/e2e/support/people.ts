@@ -145,13 +145,6 @@ export async function requestFriendship(from: Person, to: Person): Promise<void>
   await ok(call(from, 'POST', '/api/friends/request', { friendId: to.id }), 'friend request');
 }
 
-/** Ends the friendship from b's side (the request id is the friendship row's id). */
-export async function unfriend(a: Person, b: Person): Promise<void> {
-  const friend = await call<{ friendshipId: string }>(a, 'GET', `/api/friends/${b.id}`);
-  const res = await call(a, 'DELETE', `/api/friends/${friend.body.friendshipId}`);
-  if (res.status >= 300) throw new Error(`unfriend failed: ${res.status}`);
-}
-
 /**
  * Ends a friendship behind the app's back, in the test server's SQLite file (no route, so no
  * change row): the server then refuses pings between the two, while the devices still list

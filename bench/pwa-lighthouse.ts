@@ -82,6 +82,13 @@ export interface RunResult {
   scores: Record<Category, number>;
   metrics: Metrics;
   lcpElement: string;
+  /**
+   * Lighthouse's CPU benchmark of the machine during the run (higher is faster; a busy 2-core
+   * machine scores low, and simulated throttling multiplies the CPU time it observed by 4).
+   */
+  benchmarkIndex: number;
+  /** 1-minute load average when the run ended. */
+  loadAverage: number;
   /** Network requests the run saw, and their transfer bytes. */
   requests: number;
   transferKb: number;
@@ -137,6 +144,7 @@ interface Lhr {
     }
   >;
   runWarnings: string[];
+  environment?: { benchmarkIndex?: number };
   runtimeError?: { code: string; message: string };
 }
 
@@ -206,6 +214,8 @@ function summarise(lhr: Lhr): Omit<RunResult, 'dataRendered' | 'swControlled'> {
       speedIndexMs: num('speed-index'),
     },
     lcpElement,
+    benchmarkIndex: lhr.environment?.benchmarkIndex ?? Number.NaN,
+    loadAverage: loadAverage(),
     requests: netItems.length,
     transferKb: netItems.reduce((s, r) => s + (r.transferSize ?? 0), 0) / 1000,
     warnings: lhr.runWarnings.map(String),
@@ -347,11 +357,15 @@ export async function runLighthouse(opts: LighthouseOptions = {}): Promise<PageR
       const done: RunResult[] = [];
       for (let i = 0; i < runs; i++) {
         const lhrFile = opts.lhrPrefix ? `${opts.lhrPrefix}-${which}-${i + 1}.json` : undefined;
-        const run = await runOnce(which, origin, world, lhrFile);
+        // A busy machine now and then loses a browser mid-run: one more try, then give up.
+        const run = await runOnce(which, origin, world, lhrFile).catch((err: unknown) => {
+          log(`${which} run ${i + 1}/${runs} failed (${String(err).split('\n')[0]}); again`);
+          return runOnce(which, origin, world, lhrFile);
+        });
         if (which !== 'landing' && !run.dataRendered)
           throw new Error(`${which}: the page did not show the synced data after the run`);
         log(
-          `${which} run ${i + 1}/${runs}: perf ${run.scores.performance}, a11y ${run.scores.accessibility}, bp ${run.scores['best-practices']}; FCP ${Math.round(run.metrics.fcpMs)} ms, LCP ${Math.round(run.metrics.lcpMs)} ms, TBT ${Math.round(run.metrics.tbtMs)} ms, CLS ${run.metrics.cls.toFixed(3)}; sw ${run.swControlled ? 'controls' : 'none'}`,
+          `${which} run ${i + 1}/${runs}: perf ${run.scores.performance}, a11y ${run.scores.accessibility}, bp ${run.scores['best-practices']}; FCP ${Math.round(run.metrics.fcpMs)} ms, LCP ${Math.round(run.metrics.lcpMs)} ms, TBT ${Math.round(run.metrics.tbtMs)} ms, CLS ${run.metrics.cls.toFixed(3)}; benchmarkIndex ${Math.round(run.benchmarkIndex)}, load ${run.loadAverage}`,
         );
         done.push(run);
       }

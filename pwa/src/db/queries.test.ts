@@ -2,11 +2,17 @@ import 'fake-indexeddb/auto';
 import type { Ping } from '@pingme/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { db } from './index';
-import { unreadReceivedCount } from './queries';
+import { latestPings, unreadReceivedCount } from './queries';
 
 const person = (id: string) => ({ id, firstName: id, lastName: null, profileImageUrl: null });
 
-function ping(id: string, senderId: string, receiverId: string, readAt: string | null): Ping {
+function ping(
+  id: string,
+  senderId: string,
+  receiverId: string,
+  readAt: string | null,
+  createdAt = '2026-11-01T10:00:00.000Z',
+): Ping {
   return {
     id,
     kind: 'prompt',
@@ -19,7 +25,7 @@ function ping(id: string, senderId: string, receiverId: string, readAt: string |
     customEmoji: null,
     anchorId: null,
     groupId: null,
-    createdAt: '2026-11-01T10:00:00.000Z',
+    createdAt,
     isRead: readAt !== null,
     readAt,
     isBookmarked: false,
@@ -51,5 +57,18 @@ describe('unreadReceivedCount', () => {
     expect(await unreadReceivedCount('me')).toBe(1);
     await db.pings.put(ping('1', 'bo', 'me', '2026-11-03T09:00:00.000Z'));
     expect(await unreadReceivedCount('me')).toBe(0);
+  });
+});
+
+describe('latestPings', () => {
+  it('answers the newest first, equal times by the larger id, at most the limit', async () => {
+    await db.pings.bulkPut([
+      ping('0190a000-0000-7000-8000-000000000001', 'me', 'bo', null, '2026-11-01T10:00:00.000Z'),
+      ping('0190a000-0000-7000-8000-000000000003', 'bo', 'me', null, '2026-11-03T10:00:00.000Z'),
+      ping('0190a000-0000-7000-8000-000000000004', 'me', 'cy', null, '2026-11-03T10:00:00.000Z'),
+      ping('0190a000-0000-7000-8000-000000000002', 'cy', 'me', null, '2026-11-02T10:00:00.000Z'),
+    ]);
+    expect((await latestPings(2)).map((p) => p.id.slice(-1))).toEqual(['4', '3']);
+    expect((await latestPings(10)).map((p) => p.id.slice(-1))).toEqual(['4', '3', '2', '1']);
   });
 });

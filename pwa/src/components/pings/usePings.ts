@@ -2,6 +2,7 @@
 import type { Prompt, SyncUser } from '@pingme/shared';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db } from '../../db';
+import { latestPings } from '../../db/queries';
 import type { LocalPing } from '../../sync/pings';
 
 export type Friend = Extract<SyncUser, { relation: 'friend' }>;
@@ -28,17 +29,9 @@ export function useHomePrompts(limit: number): Prompt[] | undefined {
   }, [limit]);
 }
 
-/**
- * The newest pings the person sent or received: the last `limit` entries of the createdAt index
- * (ties in descending id, as a reverse cursor visits them; uuidv7 ids sort by time). Reads only
- * those rows, so a history of thousands costs as little as a new account.
- */
+/** The newest pings the person sent or received (db/queries.ts: the createdAt index, no full read). */
 export function useLatestPings(limit: number): LocalPing[] | undefined {
-  return useLiveQuery(
-    async () =>
-      (await db.pings.orderBy('createdAt').reverse().limit(limit).toArray()) as LocalPing[],
-    [limit],
-  );
+  return useLiveQuery(async () => (await latestPings(limit)) as LocalPing[], [limit]);
 }
 
 /** The person's current record of someone (fresher photo and name than a ping's copy). */

@@ -14,6 +14,8 @@ export default defineConfig({
     globalSetup: ['e2e/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // A page on a loaded two-core CI machine may take seconds to show what a poll waits for.
+    expect: { poll: { timeout: 15_000, interval: 100 } },
     // Two cores: two test files at a time share the one browser and the one server.
     maxWorkers: 2,
   },

@@ -1,0 +1,153 @@
+/**
+ * `npx tsx bench/statements.ts [--sends 2000] [--batch]`: every SQLite statement one ping send
+ * runs, with its time, measured in-process (docs/performance.md, "What limits them").
+ * Seeds a small world in a temporary DATA_DIR, starts the sync server in this process with the
+ * ring's sockets open, sends pings one at a time over loopback (REST, or one-entry batches with
+ * --batch) and prints, per send, how often each SQL text ran and the time spent in better-sqlite3
+ * for it (the statement's own run, without Kysely). Figures are wall-clock on a shared machine:
+ * compare runs made back to back.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import BetterSqlite3 from 'better-sqlite3';
+import { loadConfig } from '../sync-server/src/config';
+import { openDatabase } from '../sync-server/src/db/connection';
+import { startServer } from '../sync-server/src/server';
+import { makeBatchSender, makeSender } from './lib/requests';
+import { seedWorld } from './lib/seed';
+import { closeSockets, openSockets } from './lib/sockets';
+
+const { values: args } = parseArgs({
+  options: {
+    sends: { type: 'string', default: '2000' },
+    batch: { type: 'boolean', default: false },
+    /** A pragma to set on the server's connection first (experiments), e.g. wal_autocheckpoint=0. */
+    pragma: { type: 'string', multiple: true },
+  },
+});
+const sends = Number(args.sends);
+
+// Time every statement's run, keyed by its SQL text.
+const timings = new Map<string, { n: number; ns: bigint; cpuUs: number }>();
+let recording = false;
+const probe = new BetterSqlite3(':memory:');
+const proto = Object.getPrototypeOf(probe.prepare('select 1')) as Record<
+  string,
+  (...a: unknown[]) => unknown
+>;
+probe.close();
+for (const method of ['run', 'get', 'all'] as const) {
+  const original = proto[method]!;
+  proto[method] = function (this: { source: string }, ...a: unknown[]) {
+    if (!recording) return original.apply(this, a);
+    const c = process.cpuUsage();
+    const t = process.hrtime.bigint();
+    try {
+      return original.apply(this, a);
+    } finally {
+      const d = process.hrtime.bigint() - t;
+      const cpu = process.cpuUsage(c);
+      const s = this.source.replace(/\s+/g, ' ').slice(0, 100);
+      const e = timings.get(s) ?? { n: 0, ns: 0n, cpuUs: 0 };
+      e.n += 1;
+      e.ns += d;
+      e.cpuUs += cpu.user + cpu.system;
+      timings.set(s, e);
+    }
+  };
+}
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pingme-stmts-'));
+const env = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  PWA_DIST: path.join(dataDir, 'no-pwa'),
+  LOG_REQUESTS: 'false',
+};
+const config = loadConfig({ ...process.env, ...env });
+const opened = await openDatabase(config.dbFile);
+const world = await seedWorld(opened.db, config, {
+  ringUsers: 300,
+  deliverySenders: 4,
+  otherUsers: 10,
+  socketsPerOther: 1,
+  pullFriends: 5,
+  pullPings: 100,
+});
+await opened.close();
+const server = await startServer(config);
+for (const p of args.pragma ?? []) server.database.sqlite.pragma(p);
+const sockets = await openSockets(
+  server.url,
+  world.ring.users.map((u) => u.cookie),
+);
+try {
+  const make = (args.batch ? makeBatchSender : makeSender)(world, server.url);
+  const one = async () => {
+    const r = make({});
+    const res = await fetch(server.url + r.path!, {
+      method: r.method!,
+      headers: r.headers as Record<string, string>,
+      body: r.body as string,
+    });
+    const text = await res.text();
+    if (res.status !== 201 && !(args.batch && /"status":201/.test(text))) {
+      throw new Error(`send answered ${res.status}: ${text}`);
+    }
+  };
+  for (let i = 0; i < 300; i++) await one(); // warm-up
+  await server.push.idle();
+  const walBytes = () => {
+    try {
+      return statSync(`${config.dbFile}-wal`).size;
+    } catch {
+      return 0;
+    }
+  };
+  const wal0 = walBytes();
+  recording = true;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (let i = 0; i < sends; i++) await one();
+  await server.push.idle();
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  recording = false;
+
+  const rows = [...timings].sort((a, b) => b[1].cpuUs - a[1].cpuUs);
+  let total = 0;
+  let totalCpu = 0;
+  let count = 0;
+  console.log(`per send (${sends} ${args.batch ? 'one-entry batches' : 'REST sends'}):`);
+  console.log('  runs  µs wall  µs CPU  SQL');
+  const col = (n: number, w: number, d = 1) => n.toFixed(d).padStart(w);
+  for (const [sqlText, e] of rows) {
+    const us = Number(e.ns) / 1000 / sends;
+    const cpuUs = e.cpuUs / sends;
+    total += us;
+    totalCpu += cpuUs;
+    count += e.n / sends;
+    console.log(`${col(e.n / sends, 6, 2)} ${col(us, 8)} ${col(cpuUs, 7)}  ${sqlText}`);
+  }
+  console.log(
+    `${col(count, 6, 2)} ${col(total, 8)} ${col(totalCpu, 7)}  all statements (better-sqlite3 only)`,
+  );
+  const perSend = (cpu.user + cpu.system) / 1000 / sends;
+  const wal = walBytes() - wal0;
+  // With wal_autocheckpoint=0 the log only grows: its growth is the pages each commit wrote.
+  if (wal > 0) {
+    const pageSize = Number(server.database.sqlite.pragma('page_size', { simple: true }));
+    console.log(`WAL growth: ${(wal / (pageSize + 24) / sends).toFixed(1)} pages per send`);
+  }
+  console.log(
+    `this process (server and client together): ${perSend.toFixed(3)} ms CPU, ` +
+      `${(wall / sends).toFixed(3)} ms wall per send`,
+  );
+} finally {
+  await closeSockets(sockets);
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}

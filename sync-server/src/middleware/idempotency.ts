@@ -150,9 +150,10 @@ export async function mutate<T>(
     if (pending) pending.stored = true;
     if (feed) announce(ctx, feed);
     ctx.status = outcome.status ?? 200;
-    if (typeof outcome.body === 'object' && outcome.body !== null) {
+    if (isPlainJson(outcome.body)) {
       // The JSON already made for the record (or by jsonOf now): the same bytes and headers Koa
       // would produce from the object (application/json; charset=utf-8, Content-Length).
+      // Anything else (null, a string, a Buffer or a stream) goes to Koa as it is.
       if (!/\bjson\b/i.test(ctx.type)) ctx.type = 'json';
       ctx.body = jsonOf(outcome.body);
     } else {
@@ -171,6 +172,14 @@ export async function mutate<T>(
     }
     throw err;
   }
+}
+
+/** A plain object or an array: what Koa would answer as JSON. */
+function isPlainJson(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return true;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
 }
 
 const serialised = new WeakMap<object, string>();

@@ -1,8 +1,8 @@
 /**
  * What the Lighthouse work (bench/pwa-lighthouse.ts, docs/performance.md "Lighthouse") relies on,
  * checked in the real browser against the real server: the build's text files travel compressed,
- * the session check is one request that leaves with the page (index.html preloads it), and a
- * visitor's landing page fetches the toast viewport, the sync host and workbox-window only after
+ * the session check is one request that leaves with the page (index.html preloads it) and
+ * answers a visitor without an error, and a visitor's landing page fetches the toast viewport, the sync host and workbox-window only after
  * its first frame.
  */
 import { describe, expect, it } from 'vitest';
@@ -49,12 +49,12 @@ describe('first load', () => {
     page.on('requestfinished', (req) => events.push(`arrived ${new URL(req.url()).pathname}`));
     await page.goto('/');
     await page.getByRole('link', { name: 'Start Connecting' }).waitFor();
-    expect(events.filter((e) => e === 'request /api/user')).toHaveLength(1);
+    expect(events.filter((e) => e === 'request /api/session')).toHaveLength(1);
     // The check left with the page (index.html preloads it), before the entry script had even
     // arrived, let alone run.
     const entryArrived = events.findIndex((e) => /^arrived \/assets\/index-.+\.js$/.test(e));
     expect(entryArrived).toBeGreaterThan(0);
-    expect(events.indexOf('request /api/user')).toBeLessThan(entryArrived);
+    expect(events.indexOf('request /api/session')).toBeLessThan(entryArrived);
     // The sync host and workbox-window come after the first frame, and the worker registers.
     await expect
       .poll(() => events.some((e) => /^request \/assets\/SyncHost-.+\.js$/.test(e)), {
@@ -68,13 +68,42 @@ describe('first load', () => {
       .toBe(true);
   });
 
+  it("a visitor's landing page logs no error: the session check answers 200, no 4xx at all", async () => {
+    const page = await newPage();
+    const errors: string[] = [];
+    const failures: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(msg.text());
+    });
+    page.on('pageerror', (err) => errors.push(err.message));
+    page.on('response', (res) => {
+      if (res.status() >= 400) failures.push(`${res.status()} ${new URL(res.url()).pathname}`);
+    });
+    const session = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/session');
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Start Connecting' }).waitFor();
+    const answer = await session;
+    expect(answer.status()).toBe(200);
+    expect(await answer.json()).toEqual({ user: null });
+    // The chunks after the first frame and the service worker's registration are in too.
+    await expect
+      .poll(() => page.evaluate(() => navigator.serviceWorker.getRegistration().then(Boolean)), {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    expect(failures).toEqual([]);
+    expect(errors).toEqual([]);
+    // Asking created no session: the browser holds no cookie of this server.
+    expect(await page.context().cookies()).toEqual([]);
+  });
+
   it('a signed-in start takes the preloaded session answer: one request, Home shows', async () => {
     const who = await person('Preload', 'Tester');
     const page = await newPage();
     await signInPage(page, who);
     let checks = 0;
     page.on('request', (req) => {
-      if (new URL(req.url()).pathname === '/api/user') checks += 1;
+      if (new URL(req.url()).pathname === '/api/session') checks += 1;
     });
     await page.goto('/');
     await new HomePage(page).name.filter({ hasText: 'Preload Tester' }).waitFor();

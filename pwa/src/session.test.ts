@@ -44,14 +44,14 @@ afterEach(() => vi.unstubAllGlobals());
 const answer = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
-const answer200 = (body: SelfUser) => answer(200, body);
+const answer200 = (body: SelfUser) => answer(200, { user: body });
 
 /** Lets the background refresh (started without await when a cached user exists) finish. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe('session', () => {
-  it('remembers the person from GET /api/user in Dexie', async () => {
-    fetchMock.mockResolvedValueOnce(answer(200, user));
+  it('remembers the person from GET /api/session in Dexie', async () => {
+    fetchMock.mockResolvedValueOnce(answer200(user));
     await bootSession();
     expect(useSession.getState()).toMatchObject({ status: 'signed-in', confirmed: true });
     expect(await getMeta('currentUser')).toEqual(user);
@@ -71,6 +71,16 @@ describe('session', () => {
     fetchMock.mockResolvedValueOnce(answer(401, { error: 'Unauthorized', code: 'unauthorized' }));
     await bootSession();
     await settle();
+    expect(useSession.getState().status).toBe('signed-out');
+    expect(await getMeta('currentUser')).toBeUndefined();
+  });
+
+  it('asks GET /api/session (the preloaded request) and treats { user: null } as signed out', async () => {
+    await db.meta.put({ key: 'currentUser', value: user });
+    fetchMock.mockResolvedValueOnce(answer(200, { user: null }));
+    await bootSession();
+    await settle();
+    expect(String(fetchMock.mock.calls[0]![0])).toBe('/api/session');
     expect(useSession.getState().status).toBe('signed-out');
     expect(await getMeta('currentUser')).toBeUndefined();
   });

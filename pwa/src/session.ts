@@ -1,8 +1,9 @@
 /**
- * Who is signed in. The server is the authority (GET /api/user); Dexie keeps the last answer so
- * the app knows the person offline and starts without waiting for the network.
+ * Who is signed in. The server is the authority (GET /api/session, which answers 200
+ * `{ user: SelfUser | null }` to everyone, so a visitor's start logs no 401); Dexie keeps the last
+ * answer so the app knows the person offline and starts without waiting for the network.
  */
-import { SelfUser } from '@pingme/shared';
+import { SelfUser, SessionResponse } from '@pingme/shared';
 import { ApiError, api } from './api';
 import { clearPersonalData, deleteMeta, getMeta, setMeta } from './db';
 import { useSession } from './stores';
@@ -50,14 +51,20 @@ type ServerAnswer = { user: SelfUser } | { signedOut: true } | { unreachable: un
 
 async function askServer(signal?: AbortSignal): Promise<ServerAnswer> {
   try {
-    return { user: await api.get('/api/user', { schema: SelfUser, on401: 'throw', signal }) };
+    // index.html preloads this same request; the fetch takes that answer (one request).
+    const { user } = await api.get('/api/session', {
+      schema: SessionResponse,
+      on401: 'throw',
+      signal,
+    });
+    return user ? { user } : { signedOut: true };
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return { signedOut: true };
     return { unreachable: err };
   }
 }
 
-/** 200: remember them. 401: signed out (and forget the cached copy). No answer: keep what is known. */
+/** A person: remember them. Nobody (or a 401): signed out, and forget the cached copy. No answer: keep what is known. */
 async function applyAnswer(answer: ServerAnswer): Promise<SelfUser | null> {
   if ('user' in answer) {
     await rememberUser(answer.user);
@@ -73,14 +80,14 @@ async function applyAnswer(answer: ServerAnswer): Promise<SelfUser | null> {
 }
 
 /**
- * Asks the server who this is. 200: remember them. 401: signed out (and forget the cached copy).
+ * Asks the server who this is. A person: remember them. Nobody: signed out (and forget the cached copy).
  * No answer: keep whatever is known (the cached person, else signed out).
  */
 export async function refreshSession(signal?: AbortSignal): Promise<SelfUser | null> {
   return applyAnswer(await askServer(signal));
 }
 
-/** After sign-in, sign-up or a fresh GET /api/user. */
+/** After sign-in, sign-up or a fresh GET /api/session. */
 export async function rememberUser(user: SelfUser): Promise<void> {
   useSession.getState().setUser(user, true);
   try {

@@ -260,6 +260,29 @@ const TABLE: Row[] = [
     },
   ),
   row(
+    'GET /api/session',
+    same(() => ({ path: '/api/session' })),
+    {
+      // Public: a visitor is told "nobody", with no session created (and nothing written).
+      'signed out': ok(
+        200,
+        ({ res }) => {
+          expect(res.body).toEqual({ user: null });
+          expect(res.headers.getSetCookie()).toEqual([]);
+        },
+        { noChange: true },
+      ),
+      // Everyone signed in gets their own record, never anyone else's.
+      ...all(
+        ok(200, ({ res, me }) => {
+          expect(Object.keys(res.body)).toEqual(['user']);
+          expect(res.body.user.id).toBe(me);
+          expect(res.headers.get('cache-control')).toBe('no-store');
+        }),
+      ),
+    },
+  ),
+  row(
     'POST /api/forgot-password',
     same((w) => ({ path: '/api/forgot-password', body: { email: w.a.email } })),
     {

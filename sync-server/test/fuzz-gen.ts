@@ -70,6 +70,7 @@ export const ROUTE_INPUTS: Record<string, RouteInputs> = {
   'POST /api/logout': {},
   'GET /api/login': {},
   'GET /api/user': {},
+  'GET /api/session': {},
   'POST /api/forgot-password': { body: ForgotPasswordBody },
   'POST /api/reset-password': { body: ResetPasswordBody },
   'GET /api/verify-email': { query: VerifyEmailQuery },

@@ -27,6 +27,13 @@ export type LoginBody = z.infer<typeof LoginBody>;
 /** POST /api/register and POST /api/login answer with the signed-in user. */
 export const AuthResponse = SelfUser;
 
+/**
+ * GET /api/session: who this browser is, for everyone. 200 with `user: null` for a visitor (no
+ * session is created), the same `SelfUser` as GET /api/user when signed in.
+ */
+export const SessionResponse = z.object({ user: SelfUser.nullable() });
+export type SessionResponse = z.infer<typeof SessionResponse>;
+
 export const ForgotPasswordBody = z.strictObject({ email: Email });
 export const ForgotPasswordResponse = z.object({
   success: z.literal(true),

@@ -181,6 +181,37 @@ describe('login and logout', () => {
     expect(res.body).toEqual({ error: 'Unauthorized', code: 'unauthorized' });
   });
 
+  it('GET /api/session answers a visitor 200 { user: null }, with no cookie and no session row', async () => {
+    const sessionRows = () =>
+      (server.database.sqlite.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number })
+        .n;
+    const before = sessionRows();
+    const res = await server.client().get('/api/session');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ user: null });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.getSetCookie()).toEqual([]);
+    expect(sessionRows()).toBe(before);
+  });
+
+  it('GET /api/session answers a signed-in person the same SelfUser as GET /api/user, and null once signed out', async () => {
+    const a = await makeUser(server);
+    const b = await makeUser(server);
+    const c = server.client();
+    expect((await c.post('/api/login', { email: a.email, password: a.password })).status).toBe(200);
+    const me = await c.get('/api/user');
+    const session = await c.get('/api/session');
+    expect(session.status).toBe(200);
+    expect(session.body).toEqual({ user: me.body });
+    expect(session.body.user.id).toBe(a.id);
+    expect(session.body.user.id).not.toBe(b.id);
+    expect(session.headers.getSetCookie()).toEqual([]);
+    await c.post('/api/logout');
+    const after = await c.get('/api/session');
+    expect(after.status).toBe(200);
+    expect(after.body).toEqual({ user: null });
+  });
+
   it('GET /api/login sends the browser to /auth', async () => {
     const res = await server.client().get('/api/login');
     expect(res.status).toBe(302);

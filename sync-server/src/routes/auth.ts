@@ -10,6 +10,7 @@ import {
   type ForgotPasswordResponse,
   type ResetPasswordResponse,
   type SelfUser,
+  type SessionResponse,
   type VerifyEmailResponse,
 } from '@pingme/shared';
 import type { z } from 'zod';
@@ -19,7 +20,7 @@ import { clearBucket, hitBucket, readBucket } from '../db/rate-limits';
 import { destroyUserSessions } from '../db/sessions';
 import { findUserByEmail, findUserById, toSelf, updateUser } from '../db/users';
 import { AppError, conflict, tooMany } from '../errors';
-import { currentUser, requireUser } from '../middleware/auth';
+import { currentUser, requireUser, sessionUserId } from '../middleware/auth';
 import { mutate } from '../middleware/idempotency';
 import { input, validate } from '../middleware/validate';
 import { createUser, isAdminEmail, signIn, signOut } from '../services/accounts';
@@ -121,6 +122,27 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
   router.get('/user', requireUser(db), (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = toSelf(currentUser(ctx));
+  });
+
+  /**
+   * Who this browser is, answered 200 to everyone: `{ user: null }` for a visitor (nothing is
+   * written, no session or cookie is created), the same SelfUser as GET /api/user when signed in.
+   * The PWA's start-up check, so a visitor's first load logs no 401 (docs/decisions.md).
+   */
+  const loadUser = requireUser(db);
+  router.get('/session', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    let user: SelfUser | null = null;
+    if (sessionUserId(ctx)) {
+      try {
+        await loadUser(ctx, async () => undefined);
+        user = toSelf(currentUser(ctx));
+      } catch (err) {
+        // A session whose person is gone counts as signed out, as GET /api/user's 401 does.
+        if (!(err instanceof AppError && err.status === 401)) throw err;
+      }
+    }
+    ctx.body = { user } satisfies SessionResponse;
   });
 
   router.post('/forgot-password', validate({ body: ForgotPasswordBody }), async (ctx) => {

@@ -6,6 +6,7 @@ import type Router from '@koa/router';
 import type { Config } from './config';
 import type { Db } from './db/connection';
 import { jsonBody } from './middleware/body';
+import { compressJson } from './middleware/compress';
 import { sameOriginOnly } from './middleware/csrf';
 import { errorHandler } from './middleware/errors';
 import { idempotency } from './middleware/idempotency';
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps): Koa {
 
   app.use(errorHandler());
   app.use(securityHeaders(deps.config));
+  app.use(compressJson());
   if (deps.config.logRequests) {
     app.use(async (ctx, next) => {
       const t = performance.now();

@@ -35,6 +35,8 @@ export function staticFiles(config: Config): Middleware {
       ctx.body = NOT_BUILT;
       return;
     }
+    // koa-send picks the .br/.gz copy by Accept-Encoding: caches must keep one answer per encoding.
+    ctx.vary('Accept-Encoding');
     const rel = ctx.path === '/' ? 'index.html' : ctx.path.slice(1);
     const isAsset = /\.[a-z0-9]+$/i.test(rel) && rel !== 'index.html';
     try {

@@ -26,7 +26,6 @@
  * Prints a table with the targets, writes bench/results/lighthouse-<time>.json, exits 1 when a
  * target is missed. `lighthouseFigures()` answers the same figures for `npm run bench`.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,6 +34,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { loadAverage } from './lib/children';
+import { buildPwa } from './lib/pwa-build';
 import { table, type Figure } from './lib/report';
 import { makeHomeWorld, type HomeWorld } from './pwa/people';
 import { startQuietServer, type QuietServer } from './pwa/server';
@@ -116,16 +116,6 @@ export interface LighthouseOptions {
   /** Full Lighthouse reports go to `<lhrPrefix>-<page>-<run>.json`; none when undefined. */
   lhrPrefix?: string;
   log?: (line: string) => void;
-}
-
-function buildPwa(outDir: string, log: (s: string) => void): void {
-  const started = Date.now();
-  const res = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir'], {
-    cwd: path.join(ROOT, 'pwa'),
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  if (res.status !== 0) throw new Error(`vite build failed (exit ${res.status})`);
-  log(`built pwa/ into ${outDir} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 // Lighthouse's result, as far as this bench reads it.
@@ -335,7 +325,7 @@ export async function runLighthouse(opts: LighthouseOptions = {}): Promise<PageR
   const pages = opts.pages ?? PAGES;
   const work = mkdtempSync(path.join(os.tmpdir(), 'pingme-lighthouse-'));
   let dist = opts.dist ? path.resolve(opts.dist) : path.join(work, 'pwa');
-  if (!opts.dist) buildPwa(dist, log);
+  if (!opts.dist) buildPwa(log, dist);
   dist = path.resolve(dist);
   let server: QuietServer | undefined;
   try {

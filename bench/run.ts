@@ -1,12 +1,15 @@
 /**
- * `npm run bench`: the server half of the performance suite (docs/performance.md).
- * Seeds a fresh database in a temporary DATA_DIR through the server's db layer, starts the sync
- * server and a bare Koa reference in child processes on loopback, runs the benchmarks, prints one
- * table and writes the same figures to bench/results/<timestamp>.json.
+ * `npm run bench`: the performance suite of issue 8 (docs/performance.md).
+ * 1-4, the server: seeds a fresh database in a temporary DATA_DIR through the server's db layer,
+ * starts the sync server and a bare Koa reference in child processes on loopback, and loads them.
+ * 5-6, the PWA: builds pwa/ once, measures its download size, runs Lighthouse on Landing and Home
+ * (bench/pwa-lighthouse.ts) and the device figures in Chromium (bench/device/).
+ * Prints one table and writes the same figures to bench/results/<timestamp>.json.
  *
- *   npm run bench                         everything (about 4 minutes)
+ *   npm run bench                         everything (about 12 minutes)
  *   npm run bench -- --quick              shorter runs, for trying the bench itself
- *   npm run bench -- --only send,pull     some of: send, delivery, sustained, pull
+ *   npm run bench -- --only send,pull     some of: send, delivery, sustained, pull, size,
+ *                                         lighthouse, device
  *   npm run bench -- --profile            the server child runs with --cpu-prof; the profile
  *                                         lands in bench/results/profiles/ (see profile.ts)
  */
@@ -20,6 +23,10 @@ import { loadConfig } from '../sync-server/src/config';
 import { latestSeq } from '../sync-server/src/db/changes';
 import { openDatabase } from '../sync-server/src/db/connection';
 import { benchDelivery } from './benches/delivery';
+import { benchDevice } from './device';
+import { buildPwa } from './lib/pwa-build';
+import { lighthouseFigures } from './pwa-lighthouse';
+import { sizeFigures } from './pwa-size';
 import { benchPull } from './benches/pull';
 import { benchSend } from './benches/send';
 import { benchSustained } from './benches/sustained';
@@ -30,7 +37,9 @@ import { closeSockets, openSockets } from './lib/sockets';
 import { round } from './lib/stats';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const BENCHES = ['send', 'delivery', 'sustained', 'pull'] as const;
+const SERVER_BENCHES = ['send', 'delivery', 'sustained', 'pull'] as const;
+const PWA_BENCHES = ['size', 'lighthouse', 'device'] as const;
+const BENCHES = [...SERVER_BENCHES, ...PWA_BENCHES] as const;
 type BenchName = (typeof BENCHES)[number];
 
 const { values: args } = parseArgs({
@@ -59,6 +68,8 @@ const P = {
   trialS: quick ? 5 : 15,
   snapshots: 3,
   incrementalRuns: 20,
+  lighthouseRuns: quick ? 1 : 3,
+  device: quick ? { runs: 2, sends: 10, writes: 300 } : {},
 };
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -89,161 +100,192 @@ const env: Record<string, string> = {
 const loadStart = loadAverage();
 log(`load average ${loadStart} on ${os.cpus().length} CPUs; data in ${dataDir}`);
 
-const config = loadConfig({ ...process.env, ...env });
-const opened = await openDatabase(config.dbFile);
-const t = performance.now();
-const world = await seedWorld(opened.db, config, DEFAULT_SIZES);
-log(`seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-
 const profileDir = args.profile ? path.join(here, 'results', 'profiles', stamp) : undefined;
 if (profileDir) mkdirSync(profileDir, { recursive: true });
-const children: Child[] = [];
-let ringSockets: WebSocket[] = [];
-try {
-  const bare = await startChild('bare', {});
-  children.push(bare);
-  const server = await startChild('server', env, profileDir ? { cpuProfDir: profileDir } : {});
-  children.push(server);
-  log(`server pid ${server.pid} on ${server.url}, bare Koa pid ${bare.pid} on ${bare.url}`);
-  // The bench's own processes; everything else running meanwhile is noise, and is reported.
-  const meter = () => otherLoadMeter(() => [process.pid, ...children.map((c) => c.pid)]);
-  const noise = (bench: string, stop: () => number) =>
-    info(bench, 'other processes meanwhile (CPUs busy)', stop());
 
-  // Every person of the ring has the app open: each send fans out to a real socket.
-  ringSockets = await openSockets(
-    server.url,
-    world.ring.users.map((u) => u.cookie),
-  );
-  info('0', 'server RSS at start, 300 sockets', rssMb(server.pid), 'MB');
-  let newPings = 0;
-  for (const ws of ringSockets) {
-    ws.on('message', (d: Buffer) => {
-      if (d.toString('utf8', 0, 18) === '{"type":"new_ping"') newPings += 1;
-    });
-  }
+/** Benchmarks 1-4: the sync server in a child process, next to a bare Koa app. */
+async function serverBenches(): Promise<void> {
+  const config = loadConfig({ ...process.env, ...env });
+  const opened = await openDatabase(config.dbFile);
+  const t = performance.now();
+  const world = await seedWorld(opened.db, config, DEFAULT_SIZES);
+  log(`seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
-  if (only.has('send')) {
-    log(`1. ping send vs bare Koa, ${connections} connections, ${P.sendS} s each`);
-    const stop = meter();
-    const r = await benchSend({
-      server,
-      bare,
-      world,
-      connections,
-      durationS: P.sendS,
-      warmupS: P.warmupS,
-      countNewPings: () => newPings,
-    });
-    raw.send = r;
-    const ratio = r.app.rps / r.bare.rps;
-    const failed = r.app.non2xx + r.app.errors;
-    const batchFailed = r.batch.non2xx + r.batch.errors + r.batchEntryFailures;
-    info('1', 'bare Koa route: requests/s', r.bare.rps, 'req/s');
-    info('1', 'bare Koa route: p50', r.bare.p50, 'ms');
-    info('1', 'bare Koa route: p99', r.bare.p99, 'ms');
-    info('1', 'bare Koa route: CPU per request', r.cpuPerRequestMs.bare, 'ms');
-    info('1', 'ping send: requests/s', r.app.rps, 'req/s');
-    check('1', 'ping send / bare requests/s', ratio * 100, '%', '≥ 50 %', ratio >= 0.5);
-    info('1', 'ping send: p50', r.app.p50, 'ms');
-    const p99Target = `≤ 2 × bare p99 = ${(2 * r.bare.p99).toFixed(1)} ms`;
-    check('1', 'ping send: p99', r.app.p99, 'ms', p99Target, r.app.p99 <= 2 * r.bare.p99);
-    check('1', 'ping send: non-2xx + errors', failed, '', '0', failed === 0);
-    info('1', 'ping send: server CPU per request', r.cpuPerRequestMs.app, 'ms');
-    info('1', 'new_ping frames / sends', r.newPingFrames / Math.max(1, r.app.requests));
-    info('1', 'send as 1-entry batch: requests/s', r.batch.rps, 'req/s');
-    info('1', 'send as 1-entry batch: p99', r.batch.p99, 'ms');
-    info('1', 'send as 1-entry batch: server CPU per request', r.cpuPerRequestMs.batch, 'ms');
-    check('1', 'send as 1-entry batch: failed entries', batchFailed, '', '0', batchFailed === 0);
-    noise('1', stop);
-  }
+  const children: Child[] = [];
+  let ringSockets: WebSocket[] = [];
+  try {
+    const bare = await startChild('bare', {});
+    children.push(bare);
+    const server = await startChild('server', env, profileDir ? { cpuProfDir: profileDir } : {});
+    children.push(server);
+    log(`server pid ${server.pid} on ${server.url}, bare Koa pid ${bare.pid} on ${bare.url}`);
+    // The bench's own processes; everything else running meanwhile is noise, and is reported.
+    const meter = () => otherLoadMeter(() => [process.pid, ...children.map((c) => c.pid)]);
+    const noise = (bench: string, stop: () => number) =>
+      info(bench, 'other processes meanwhile (CPUs busy)', stop());
 
-  if (only.has('delivery')) {
-    log(`2. delivery latency, ${P.deliveryPings} pings at ${P.levels.join(' and ')} sockets`);
-    const stop = meter();
-    const r = await benchDelivery({
-      server,
-      world,
-      levels: P.levels,
-      pings: P.deliveryPings,
-      intervalMs: P.deliveryIntervalMs,
-    });
-    raw.delivery = r;
-    info('2', 'server RSS before, 300 sockets', r.idleRssMb, 'MB');
-    for (const l of r.levels) {
-      const n = `${l.otherSockets} sockets`;
-      info('2', `delivery p50, ${n}`, l.delivery.p50, 'ms');
-      if (l.otherSockets >= 5000) {
-        check('2', `delivery p99, ${n}`, l.delivery.p99, 'ms', '< 50 ms', l.delivery.p99 < 50);
-      } else {
-        info('2', `delivery p99, ${n}`, l.delivery.p99, 'ms');
-      }
-      info('2', `delivery max, ${n}`, l.delivery.max, 'ms');
-      if (l.otherSockets >= 5000) {
-        check('2', `server RSS, ${n}`, l.rssMb, 'MB', '< 400 MB', l.rssMb < 400);
-      } else {
-        info('2', `server RSS, ${n}`, l.rssMb, 'MB');
-      }
+    // Every person of the ring has the app open: each send fans out to a real socket.
+    ringSockets = await openSockets(
+      server.url,
+      world.ring.users.map((u) => u.cookie),
+    );
+    info('0', 'server RSS at start, 300 sockets', rssMb(server.pid), 'MB');
+    let newPings = 0;
+    for (const ws of ringSockets) {
+      ws.on('message', (d: Buffer) => {
+        if (d.toString('utf8', 0, 18) === '{"type":"new_ping"') newPings += 1;
+      });
     }
-    noise('2', stop);
-  }
 
-  if (only.has('sustained')) {
-    log(`3. mixed load: ${P.probeS} s probe, ${P.trialS} s trials, then ${P.sustainedS} s`);
-    const stop = meter();
-    const r = await benchSustained({
-      server,
-      world,
-      connections,
-      probeS: P.probeS,
-      durationS: P.sustainedS,
-      shares: P.shares,
-      trialS: P.trialS,
-      startCursor: () => latestSeq(opened.db),
-    });
-    raw.sustained = r;
-    const errors = r.run.non2xx + r.run.errors;
-    const held = r.run.rps >= 0.95 * r.rate;
-    info('3', 'mixed load: probed maximum', r.probe.rps, 'req/s');
-    info('3', 'mixed load: share of it held in a trial', r.share * 100, '%');
-    const heldTarget = `≥ 95 % of ${r.rate} req/s`;
-    check('3', `mixed load: rate over ${P.sustainedS} s`, r.run.rps, 'req/s', heldTarget, held);
-    check('3', 'mixed load: errors', errors, '', '0', errors === 0);
-    info('3', 'mixed load: p50', r.run.p50, 'ms');
-    info('3', 'mixed load: p99', r.run.p99, 'ms');
-    info('3', 'server RSS after the run', rssMb(server.pid), 'MB');
-    noise('3', stop);
-  }
+    if (only.has('send')) {
+      log(`1. ping send vs bare Koa, ${connections} connections, ${P.sendS} s each`);
+      const stop = meter();
+      const r = await benchSend({
+        server,
+        bare,
+        world,
+        connections,
+        durationS: P.sendS,
+        warmupS: P.warmupS,
+        countNewPings: () => newPings,
+      });
+      raw.send = r;
+      const ratio = r.app.rps / r.bare.rps;
+      const failed = r.app.non2xx + r.app.errors;
+      const batchFailed = r.batch.non2xx + r.batch.errors + r.batchEntryFailures;
+      info('1', 'bare Koa route: requests/s', r.bare.rps, 'req/s');
+      info('1', 'bare Koa route: p50', r.bare.p50, 'ms');
+      info('1', 'bare Koa route: p99', r.bare.p99, 'ms');
+      info('1', 'bare Koa route: CPU per request', r.cpuPerRequestMs.bare, 'ms');
+      info('1', 'ping send: requests/s', r.app.rps, 'req/s');
+      check('1', 'ping send / bare requests/s', ratio * 100, '%', '≥ 50 %', ratio >= 0.5);
+      info('1', 'ping send: p50', r.app.p50, 'ms');
+      const p99Target = `≤ 2 × bare p99 = ${(2 * r.bare.p99).toFixed(1)} ms`;
+      check('1', 'ping send: p99', r.app.p99, 'ms', p99Target, r.app.p99 <= 2 * r.bare.p99);
+      check('1', 'ping send: non-2xx + errors', failed, '', '0', failed === 0);
+      info('1', 'ping send: server CPU per request', r.cpuPerRequestMs.app, 'ms');
+      info('1', 'new_ping frames / sends', r.newPingFrames / Math.max(1, r.app.requests));
+      info('1', 'send as 1-entry batch: requests/s', r.batch.rps, 'req/s');
+      info('1', 'send as 1-entry batch: p99', r.batch.p99, 'ms');
+      info('1', 'send as 1-entry batch: server CPU per request', r.cpuPerRequestMs.batch, 'ms');
+      check('1', 'send as 1-entry batch: failed entries', batchFailed, '', '0', batchFailed === 0);
+      noise('1', stop);
+    }
 
-  if (only.has('pull')) {
-    log('4. pull: full snapshot and incremental');
-    const stop = meter();
-    const r = await benchPull({
-      server,
-      world,
-      snapshots: P.snapshots,
-      incrementalRuns: P.incrementalRuns,
-    });
-    raw.pull = r;
-    const snap = `full snapshot, ${world.pull.pings} pings (${r.snapshot.pages} pages)`;
-    const ms = r.snapshot.medianMs;
-    check('4', snap, ms, 'ms', '< 1000 ms', ms < 1000);
-    info('4', 'full snapshot: server CPU', r.snapshot.medianCpuMs, 'ms');
-    info('4', 'full snapshot: bytes', r.snapshot.bytes / 1024 / 1024, 'MB');
-    const inc = `incremental pull after ${r.incremental.changesMade} changes (median)`;
-    const incMs = r.incremental.ms.p50;
-    check('4', inc, incMs, 'ms', '< 20 ms', incMs < 20);
-    info('4', 'incremental pull: max', r.incremental.ms.max, 'ms');
-    info('4', 'incremental pull: server CPU', r.incremental.cpuMs, 'ms');
-    info('4', 'incremental pull: bytes', r.incremental.bytes / 1024, 'KB');
-    noise('4', stop);
+    if (only.has('delivery')) {
+      log(`2. delivery latency, ${P.deliveryPings} pings at ${P.levels.join(' and ')} sockets`);
+      const stop = meter();
+      const r = await benchDelivery({
+        server,
+        world,
+        levels: P.levels,
+        pings: P.deliveryPings,
+        intervalMs: P.deliveryIntervalMs,
+      });
+      raw.delivery = r;
+      info('2', 'server RSS before, 300 sockets', r.idleRssMb, 'MB');
+      for (const l of r.levels) {
+        const n = `${l.otherSockets} sockets`;
+        info('2', `delivery p50, ${n}`, l.delivery.p50, 'ms');
+        if (l.otherSockets >= 5000) {
+          check('2', `delivery p99, ${n}`, l.delivery.p99, 'ms', '< 50 ms', l.delivery.p99 < 50);
+        } else {
+          info('2', `delivery p99, ${n}`, l.delivery.p99, 'ms');
+        }
+        info('2', `delivery max, ${n}`, l.delivery.max, 'ms');
+        if (l.otherSockets >= 5000) {
+          check('2', `server RSS, ${n}`, l.rssMb, 'MB', '< 400 MB', l.rssMb < 400);
+        } else {
+          info('2', `server RSS, ${n}`, l.rssMb, 'MB');
+        }
+      }
+      noise('2', stop);
+    }
+
+    if (only.has('sustained')) {
+      log(`3. mixed load: ${P.probeS} s probe, ${P.trialS} s trials, then ${P.sustainedS} s`);
+      const stop = meter();
+      const r = await benchSustained({
+        server,
+        world,
+        connections,
+        probeS: P.probeS,
+        durationS: P.sustainedS,
+        shares: P.shares,
+        trialS: P.trialS,
+        startCursor: () => latestSeq(opened.db),
+      });
+      raw.sustained = r;
+      const errors = r.run.non2xx + r.run.errors;
+      const held = r.run.rps >= 0.95 * r.rate;
+      info('3', 'mixed load: probed maximum', r.probe.rps, 'req/s');
+      info('3', 'mixed load: share of it held in a trial', r.share * 100, '%');
+      const heldTarget = `≥ 95 % of ${r.rate} req/s`;
+      check('3', `mixed load: rate over ${P.sustainedS} s`, r.run.rps, 'req/s', heldTarget, held);
+      check('3', 'mixed load: errors', errors, '', '0', errors === 0);
+      info('3', 'mixed load: p50', r.run.p50, 'ms');
+      info('3', 'mixed load: p99', r.run.p99, 'ms');
+      info('3', 'server RSS after the run', rssMb(server.pid), 'MB');
+      noise('3', stop);
+    }
+
+    if (only.has('pull')) {
+      log('4. pull: full snapshot and incremental');
+      const stop = meter();
+      const r = await benchPull({
+        server,
+        world,
+        snapshots: P.snapshots,
+        incrementalRuns: P.incrementalRuns,
+      });
+      raw.pull = r;
+      const snap = `full snapshot, ${world.pull.pings} pings (${r.snapshot.pages} pages)`;
+      const ms = r.snapshot.medianMs;
+      check('4', snap, ms, 'ms', '< 1000 ms', ms < 1000);
+      info('4', 'full snapshot: server CPU', r.snapshot.medianCpuMs, 'ms');
+      info('4', 'full snapshot: bytes', r.snapshot.bytes / 1024 / 1024, 'MB');
+      const inc = `incremental pull after ${r.incremental.changesMade} changes (median)`;
+      const incMs = r.incremental.ms.p50;
+      check('4', inc, incMs, 'ms', '< 20 ms', incMs < 20);
+      info('4', 'incremental pull: max', r.incremental.ms.max, 'ms');
+      info('4', 'incremental pull: server CPU', r.incremental.cpuMs, 'ms');
+      info('4', 'incremental pull: bytes', r.incremental.bytes / 1024, 'KB');
+      noise('4', stop);
+    }
+  } finally {
+    await closeSockets(ringSockets);
+    for (const c of children.reverse()) await c.stop();
+    await opened.close();
+    rmSync(dataDir, { recursive: true, force: true });
   }
-} finally {
-  await closeSockets(ringSockets);
-  for (const c of children.reverse()) await c.stop();
-  await opened.close();
-  rmSync(dataDir, { recursive: true, force: true });
 }
+
+/** Benchmarks 5-6: one build of the PWA, its download size, Lighthouse and the device figures. */
+async function pwaBenches(): Promise<void> {
+  const dist = buildPwa(log);
+  try {
+    if (only.has('size')) {
+      log('5. PWA download size');
+      figures.push(...sizeFigures(dist));
+    }
+    if (only.has('lighthouse')) {
+      log(`5. Lighthouse on Landing and Home, ${P.lighthouseRuns} runs per page`);
+      figures.push(...(await lighthouseFigures({ dist, runs: P.lighthouseRuns })));
+    }
+    if (only.has('device')) {
+      log('5-6. Home from Dexie, send to render, outbox drain');
+      const r = await benchDevice({ dist, ...P.device });
+      raw.device = r.raw;
+      figures.push(...r.figures);
+    }
+  } finally {
+    rmSync(dist, { recursive: true, force: true });
+  }
+}
+
+if (SERVER_BENCHES.some((b) => only.has(b))) await serverBenches();
+if (PWA_BENCHES.some((b) => only.has(b))) await pwaBenches();
+rmSync(dataDir, { recursive: true, force: true });
 
 const loadEnd = loadAverage();
 console.log('');

@@ -13,23 +13,21 @@
  * benchDevice() answers the figures in the shape of bench/lib/report.ts, so `npm run bench` can
  * include them; bench/pwa-device.ts is the command line (npm run bench:device).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { loadConfig } from '../../sync-server/src/config';
 import { openDatabase } from '../../sync-server/src/db/connection';
 import { cpuMs, otherLoadMeter, startChild, type Child } from '../lib/children';
+import { buildPwa } from '../lib/pwa-build';
 import type { Figure } from '../lib/report';
 import { percentile, round } from '../lib/stats';
 import { DOM_SIZE, IDB_ROUND_TRIP, PROBE_INIT, idbCount, surpriseTimes } from './probes';
 import { startTimingProxy, type TimingProxy } from './proxy';
 import { seedDevice, type DeviceWorld } from './seed';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -84,19 +82,6 @@ const pct = (xs: readonly number[], p: number) =>
     p,
   );
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Builds pwa/ into a fresh temporary directory (never pwa/dist). */
-export function buildPwa(log: (s: string) => void): string {
-  const out = mkdtempSync(path.join(os.tmpdir(), 'pwa-device-'));
-  const t = performance.now();
-  const res = spawnSync('npx', ['vite', 'build', '--outDir', out, '--emptyOutDir'], {
-    cwd: path.join(ROOT, 'pwa'),
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  if (res.status !== 0) throw new Error(`vite build failed (exit ${res.status})`);
-  log(`built pwa/ into ${out} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  return out;
-}
 
 async function until<T>(
   probe: () => Promise<T>,

@@ -1,6 +1,7 @@
 /** The Library's send dialog: one friend (radio buttons), POST /api/pings through the outbox. */
 import type { Prompt, SelfUser } from '@pingme/shared';
 import { useState } from 'react';
+import { afterNextPaint } from '../../lib/frames';
 import { toast } from '../../stores';
 import { Button } from '../Button';
 import { Dialog, DialogClose } from '../Dialog';
@@ -51,6 +52,7 @@ export function SendFromLibraryDialog({
         { id: prompt.id, text: prompt.text, emoji: promptEmoji(prompt) },
         { description: LIBRARY_MESSAGES.sendFailed },
       );
+      await afterNextPaint();
       toast(sentToast(prompt.text, 1));
       close(false);
     } catch {

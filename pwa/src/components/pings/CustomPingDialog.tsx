@@ -11,6 +11,7 @@ import {
   type SelfUser,
 } from '@pingme/shared';
 import { useId, useState } from 'react';
+import { afterNextPaint } from '../../lib/frames';
 import { toast } from '../../stores';
 import { CUSTOM_PING_ERROR, sendCustomPing } from '../../sync/pings';
 import { Avatar } from '../Avatar';
@@ -67,6 +68,7 @@ export function CustomPingDialog({ open, me, friends, onOpenChange }: CustomPing
     setSending(true);
     try {
       await sendCustomPing({ from: me, to, text, emoji });
+      await afterNextPaint();
       toast(sentToast(parsed.data.customText, 1));
       close(false);
     } catch (err) {

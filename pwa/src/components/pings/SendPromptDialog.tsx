@@ -5,6 +5,7 @@
  */
 import { DEFAULT_PROMPT_EMOJI, displayName, type Prompt, type SelfUser } from '@pingme/shared';
 import { memo, useCallback, useState } from 'react';
+import { afterNextPaint } from '../../lib/frames';
 import { toast } from '../../stores';
 import { sendPromptPing, SEND_PINGS_ERROR } from '../../sync/pings';
 import { Avatar } from '../Avatar';
@@ -58,6 +59,7 @@ export function SendPromptDialog({ prompt, me, friends, onOpenChange }: SendProm
     setSending(true);
     try {
       await sendPromptPing({ prompt, from: me, to });
+      await afterNextPaint();
       toast(sentToast(prompt.text, to.length));
       close(false);
     } catch (err) {

@@ -41,8 +41,3 @@ export async function findIdempotent(
 export async function saveIdempotent(db: Db, caller: string, key: string, r: StoredResponse) {
   await saveQuery(db, caller, key, r.requestHash, r.status, r.body, nowIso());
 }
-
-/** Records older than the retention window are dropped; a replay after that is a new request. */
-export async function pruneIdempotent(db: Db, olderThanIso: string) {
-  await db.deleteFrom('idempotencyKeys').where('createdAt', '<', olderThanIso).execute();
-}

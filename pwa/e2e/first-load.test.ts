@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { HomePage } from './pages/home-page';
 import { newPage } from './support/browser';
-import { person, signInPage } from './support/people';
+import { befriend, person, requestFriendship, signInPage } from './support/people';
 
 describe('first load', () => {
   it('sends the app shell compressed: index.html, the scripts and the stylesheet', async () => {
@@ -108,5 +108,61 @@ describe('first load', () => {
     await page.goto('/');
     await new HomePage(page).name.filter({ hasText: 'Preload Tester' }).waitFor();
     expect(checks).toBe(1);
+  });
+
+  it('a new device shows a polite loading state until the first sync, then Home and the banner together', async () => {
+    const who = await person('Newdevice', 'Tester');
+    const friend = await person('Fenna', 'Tester');
+    const asker = await person('Askia', 'Tester');
+    await befriend(who, friend);
+    await requestFriendship(asker, who);
+    const page = await newPage();
+    await signInPage(page, who);
+    // Hold the first pull until the loading state has been seen.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/sync/pull**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/');
+    const status = page.getByRole('status').filter({ hasText: 'Loading your pings…' });
+    await status.waitFor();
+    expect(await page.locator('[aria-busy="true"]').filter({ has: status }).count()).toBe(1);
+    // Not the empty Home, and no banner yet: nothing that the snapshot would push around.
+    expect(await page.getByText('Connect with Friends').count()).toBe(0);
+    expect(await page.getByRole('complementary', { name: 'Friend requests' }).count()).toBe(0);
+    release();
+    await page.getByRole('heading', { level: 1, name: 'Newdevice Tester' }).waitFor({
+      timeout: 15_000,
+    });
+    await page.getByRole('complementary', { name: 'Friend requests' }).waitFor();
+    await page.getByText('Fenna').first().waitFor();
+    expect(await status.count()).toBe(0);
+  });
+
+  it('a device that has synced once never shows the loading state again, even when the pull hangs', async () => {
+    const who = await person('Synced', 'Tester');
+    const friend = await person('Faye', 'Tester');
+    await befriend(who, friend);
+    const page = await newPage();
+    await signInPage(page, who);
+    await page.goto('/');
+    await page.getByText('Faye').first().waitFor({ timeout: 15_000 });
+    // The next start cannot reach the pull at all: Home shows what the device holds.
+    await page.route('**/api/sync/pull**', () => undefined);
+    const seen: string[] = [];
+    await page.exposeFunction('sawLoading', (text: string) => seen.push(text));
+    await page.addInitScript(() => {
+      new MutationObserver(() => {
+        const el = document.querySelector('.home-loading');
+        if (el)
+          (window as unknown as { sawLoading(t: string): void }).sawLoading(el.textContent ?? '');
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Synced Tester' }).waitFor();
+    await page.getByText('Faye').first().waitFor();
+    expect(seen).toEqual([]);
   });
 });

@@ -5,13 +5,13 @@
  * requests on screen; a new request brings it back.
  */
 import { Link, useRouterState } from '@tanstack/react-router';
-import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
-import { db } from '../db';
 import { friendRequestsBadgeText, friendRequestsBannerText } from '../notifications/badges';
 import { Button, buttonClass } from './Button';
+import { primeFirstSyncState, useFirstSyncState } from './home/useFirstSync';
 import { FriendsIcon } from './icons';
 import '../styles/home.css';
+import '../styles/first-sync.css';
 
 const DISMISSED_KEY = 'friendRequestsBannerDismissed';
 
@@ -27,31 +27,22 @@ function readDismissed(): string[] {
 /** Where the banner would only repeat what the screen shows. */
 const QUIET_PATHS = ['/friends'];
 
-const receivedRequestIds = () =>
-  db.friendships
-    .where('[status+direction]')
-    .equals(['pending', 'received'])
-    .primaryKeys() as Promise<string[]>;
-
-/** What Dexie held when the root's loader last asked (primeFriendRequests). */
-let primed: string[] = [];
-
 /**
  * Read by the root's loader before a signed-in render: a banner that is already due is then in
  * the first frame, instead of appearing a moment later above the screen and pushing it down
- * (a layout shift Lighthouse counts against Home).
+ * (a layout shift Lighthouse counts against Home). The requests come from the first-sync state
+ * Home shares (nothing before a new device's first sync has finished), so on a new device the
+ * banner and Home's sections appear in the same render.
  */
 export async function primeFriendRequests(): Promise<void> {
-  try {
-    primed = await receivedRequestIds();
-  } catch {
-    primed = [];
-  }
+  await primeFirstSyncState();
 }
+
+const NONE: string[] = [];
 
 export function FriendRequestsBanner() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
-  const ids = useLiveQuery(receivedRequestIds, [], primed);
+  const ids = useFirstSyncState()?.requestIds ?? NONE;
   const [dismissed, setDismissed] = useState<string[]>(readDismissed);
 
   const fresh = ids.filter((id) => !dismissed.includes(id));

@@ -81,12 +81,14 @@ function RootLayout() {
       </a>
       <div className={cx('app', showNav && 'app--with-nav')}>
         <TopBar />
-        {showNav && !leavingTo && (
-          <Suspense fallback={null}>
-            <FriendRequestsBanner />
-          </Suspense>
-        )}
         <main id="main" className="app__main" tabIndex={-1}>
+          {/* Inside main, above the screen: when it arrives with a new device's first sync, in the
+              same render as the screen's content, nothing that was on screen moves down. */}
+          {showNav && !leavingTo && (
+            <Suspense fallback={null}>
+              <FriendRequestsBanner />
+            </Suspense>
+          )}
           {leavingTo ? (
             <StatusCard tone="busy" title="Just a moment">
               <p>{leavingTo === LOGIN_HREF ? 'Taking you to sign in…' : 'Redirecting…'}</p>

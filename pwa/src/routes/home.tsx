@@ -10,6 +10,7 @@ import { AnchorStrip as AnchorStripSection } from '../components/home/AnchorStri
 import { ConnectCard } from '../components/home/ConnectCard';
 import { FindFriendsFab } from '../components/home/FindFriendsFab';
 import { HomeHeader } from '../components/home/HomeHeader';
+import { HomeLoading } from '../components/home/HomeLoading';
 import { QuickPingFriends as QuickPingFriendsSection } from '../components/home/QuickPingFriends';
 import { SurpriseMe as SurpriseMeSection } from '../components/home/SurpriseMe';
 import {
@@ -18,6 +19,7 @@ import {
   useHomeCounts,
   useStripAnchors,
 } from '../components/home/useHomeData';
+import { useAwaitingFirstSync } from '../components/home/useFirstSync';
 import { GuidedTour } from '../components/tour/GuidedTour';
 import { NotificationsToggle as NotificationsToggleSection } from '../components/pings/NotificationsToggle';
 import { RecentActivity as RecentActivitySection } from '../components/pings/RecentActivity';
@@ -55,7 +57,20 @@ export function HomeScreen() {
     0,
   );
   const tour = useGuidedTour();
-  if (!user) return null;
+  const awaitingFirstSync = useAwaitingFirstSync();
+  if (!user || awaitingFirstSync === undefined) return null;
+  if (awaitingFirstSync) {
+    // A new device: a compact loading state until the snapshot, then Home in one frame (with the
+    // friend-request banner, which waits for the same snapshot): nothing on screen moves. Its own
+    // key: Home's element is then a new one, not this one grown and pushed down (a layout shift).
+    return (
+      <div className="screen home" key="first-sync">
+        <HomeLoading />
+      </div>
+    );
+  }
+  // The first frame waits for the sections' own reads, so nothing appears above Your Pings later.
+  if (friends === undefined || stripAnchors === undefined) return null;
   const hasFriends = (friends?.length ?? counts.friends) > 0;
 
   return (

@@ -33,6 +33,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM } from '../pwa/e2e/support/chromium';
 import { loadAverage } from './lib/children';
 import { buildPwa } from './lib/pwa-build';
 import { table, type Figure } from './lib/report';
@@ -48,18 +49,6 @@ const CATEGORIES = Object.keys(TARGETS) as Category[];
 
 export const PAGES = ['landing', 'home-cold', 'home-warm'] as const;
 export type PageName = (typeof PAGES)[number];
-
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-/** As the browser tests launch it (pwa/e2e/support/chromium.ts). */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export interface Metrics {
   fcpMs: number;

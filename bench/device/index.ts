@@ -20,6 +20,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { loadConfig } from '../../sync-server/src/config';
 import { openDatabase } from '../../sync-server/src/db/connection';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../pwa/e2e/support/chromium';
 import { cpuMs, otherLoadMeter, startChild, type Child } from '../lib/children';
 import { buildPwa } from '../lib/pwa-build';
 import type { Figure } from '../lib/report';
@@ -27,17 +28,6 @@ import { percentile, round } from '../lib/stats';
 import { DOM_SIZE, IDB_ROUND_TRIP, PROBE_INIT, idbCount, surpriseTimes } from './probes';
 import { startTimingProxy, type TimingProxy } from './proxy';
 import { seedDevice, type DeviceWorld } from './seed';
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Issue 8's targets. */
 export const TARGETS = { renderMs: 1000, frameMs: 16, drainMs: 10_000 } as const;

@@ -1,4 +1,7 @@
-/** Debian's Chromium driven by playwright-core (no browser download is possible here). */
+/**
+ * Debian's Chromium (no browser download is possible here) and the flags it is launched with: by
+ * the browser tests (playwright-core) and by the benches (bench/device, bench/pwa-lighthouse).
+ */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 export const CHROMIUM_ARGS = [

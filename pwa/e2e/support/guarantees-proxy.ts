@@ -15,9 +15,12 @@
  *   `batchAnswers('unavailable')`: the proxy answers 503 itself and the server never sees it;
  * - `muteSockets(true)`: /ws frames from the server are swallowed while the socket stays open
  *   (lost realtime messages); `dropSockets()` closes every /ws connection (the device reconnects).
+ *
+ * The forwarding itself is support/loopback-proxy.ts.
  */
-import http from 'node:http';
-import net from 'node:net';
+import type http from 'node:http';
+import type net from 'node:net';
+import { passAnswer, startLoopbackProxy } from './loopback-proxy';
 
 export interface BatchExchange {
   /** The entries' Idempotency-Keys, in the order sent. */
@@ -67,7 +70,6 @@ export interface PullExchange {
 }
 
 export async function startGuaranteeProxy(targetPort: number): Promise<GuaranteeProxy> {
-  const sockets = new Set<net.Socket>();
   const wsPairs = new Set<net.Socket>();
   const batches: BatchExchange[] = [];
   const pulls: PullExchange[] = [];
@@ -92,34 +94,31 @@ export async function startGuaranteeProxy(targetPort: number): Promise<Guarantee
   let socketsOpened = 0;
   let pullsInFlight = 0;
   let pullsStarted = 0;
-  const track = (s: net.Socket) => {
-    if (sockets.has(s)) return;
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  };
+  const pathOf = (req: http.IncomingMessage) => (req.url ?? '/').split('?')[0];
+  const isBatch = (req: http.IncomingMessage) => req.method === 'POST' && pathOf(req) === BATCH;
+  const isPull = (req: http.IncomingMessage) => req.method === 'GET' && pathOf(req) === PULL;
 
-  const server = http.createServer(async (req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    const isBatch = req.method === 'POST' && path === BATCH;
-    if (req.method === 'GET' && path === PULL) {
-      pullsStarted++;
-      pullsInFlight++;
-      res.on('close', () => pullsInFlight--);
-    }
-    if (isBatch) {
-      inFlight++;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      res.on('close', () => inFlight--);
-    }
-    const chunks: Buffer[] = [];
-    try {
-      for await (const c of req) chunks.push(c as Buffer);
-    } catch {
-      return res.destroy();
-    }
-    const body = Buffer.concat(chunks);
-    let exchange: BatchExchange | undefined;
-    if (isBatch) {
+  const core = await startLoopbackProxy(targetPort, {
+    arrived: (req, res) => {
+      if (isPull(req)) {
+        pullsStarted++;
+        pullsInFlight++;
+        res.on('close', () => pullsInFlight--);
+      }
+      if (isBatch(req)) {
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        res.on('close', () => inFlight--);
+      }
+    },
+    exchange: async ({ req, res, body, forward }) => {
+      if (!isBatch(req)) {
+        forward((answer) => {
+          passAnswer(answer, res);
+          if (isPull(req)) notePull(req.url ?? '', answer);
+        });
+        return;
+      }
       let keys: string[] = [];
       try {
         keys = (
@@ -128,34 +127,23 @@ export async function startGuaranteeProxy(targetPort: number): Promise<Guarantee
       } catch {
         // not a batch body; recorded without keys
       }
-      exchange = { keys, referer: String(req.headers.referer ?? ''), delivered: false };
+      const exchange: BatchExchange = {
+        keys,
+        referer: String(req.headers.referer ?? ''),
+        delivered: false,
+      };
       batches.push(exchange);
       if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
-    }
-    const answerMode = isBatch ? mode : 'deliver';
-    if (exchange && answerMode === 'unavailable') {
-      exchange.status = 503;
-      res.writeHead(503, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ error: 'Service Unavailable' }), () => {
-        exchange.delivered = true;
-      });
-      return;
-    }
-    const upstream = http.request(
-      {
-        host: '127.0.0.1',
-        port: targetPort,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-      },
-      (answer) => {
-        if (!exchange) {
-          res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-          answer.pipe(res);
-          if (req.method === 'GET' && path === PULL) notePull(req.url ?? '', answer);
-          return;
-        }
+      const answerMode = mode;
+      if (answerMode === 'unavailable') {
+        exchange.status = 503;
+        res.writeHead(503, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ error: 'Service Unavailable' }), () => {
+          exchange.delivered = true;
+        });
+        return;
+      }
+      forward((answer) => {
         const parts: Buffer[] = [];
         answer.on('data', (c: Buffer) => parts.push(c));
         answer.on('end', () => {
@@ -177,64 +165,24 @@ export async function startGuaranteeProxy(targetPort: number): Promise<Guarantee
             exchange.delivered = true;
           });
         });
-      },
-    );
-    upstream.on('socket', track);
-    upstream.on('error', () => res.destroy());
-    upstream.end(body);
-  });
-  server.on('connection', track);
-  server.on('upgrade', (req, socket, head) => {
-    const upstream = net.connect(targetPort, '127.0.0.1', () => {
-      socketsOpened++;
-      const lines = [`${req.method} ${req.url} HTTP/1.1`];
-      for (let i = 0; i < req.rawHeaders.length; i += 2) {
-        lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+      });
+    },
+    upgrade: (socket, upstream) => {
+      upstream.once('connect', () => socketsOpened++);
+      wsPairs.add(socket);
+      socket.on('close', () => wsPairs.delete(socket));
+      for (const s of [socket, upstream]) {
+        s.on('close', () => {
+          socket.destroy();
+          upstream.destroy();
+        });
       }
-      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
-      upstream.write(head);
-      socket.pipe(upstream);
-      // Frames to the page pass unless muted (whole frames: the server's are small, one chunk).
-      upstream.on('data', (chunk: Buffer) => {
-        if (!muted) socket.write(chunk);
-      });
-    });
-    track(upstream);
-    wsPairs.add(socket as net.Socket);
-    socket.on('close', () => wsPairs.delete(socket as net.Socket));
-    for (const s of [socket, upstream]) {
-      s.on('error', () => {
-        socket.destroy();
-        upstream.destroy();
-      });
-      s.on('close', () => {
-        socket.destroy();
-        upstream.destroy();
-      });
-    }
+    },
+    // Frames to the page pass unless muted (whole frames: the server's are small, one chunk).
+    toClient: () => !muted,
   });
-
-  const listen = (port: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      for (const s of wsPairs) s.destroy();
-      sockets.clear();
-      if (!server.listening) return resolve();
-      server.close(() => resolve());
-    });
-
-  await listen(0);
-  const { port } = server.address() as net.AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    ...core,
     batches,
     pulls,
     get maxBatchesInFlight() {
@@ -261,8 +209,5 @@ export async function startGuaranteeProxy(targetPort: number): Promise<Guarantee
     dropSockets: () => {
       for (const s of wsPairs) s.destroy();
     },
-    cut: stop,
-    restore: () => listen(port),
-    close: stop,
   };
 }

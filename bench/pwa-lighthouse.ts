@@ -34,11 +34,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM } from '../pwa/e2e/support/chromium';
-import { loadAverage } from './lib/children';
+import { loadAverage, startChild, type Child } from './lib/children';
 import { buildPwa } from './lib/pwa-build';
 import { table, type Figure } from './lib/report';
 import { makeHomeWorld, type HomeWorld } from './pwa/people';
-import { startQuietServer, type QuietServer } from './pwa/server';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(here, '..');
@@ -316,15 +315,19 @@ export async function runLighthouse(opts: LighthouseOptions = {}): Promise<PageR
   let dist = opts.dist ? path.resolve(opts.dist) : path.join(work, 'pwa');
   if (!opts.dist) buildPwa(log, dist);
   dist = path.resolve(dist);
-  let server: QuietServer | undefined;
+  let server: Child | undefined;
   try {
-    server = await startQuietServer({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: path.join(work, 'data'),
-      PWA_DIST: dist,
-      LOG_REQUESTS: 'false',
-    });
+    server = await startChild(
+      'server',
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: path.join(work, 'data'),
+        PWA_DIST: dist,
+        LOG_REQUESTS: 'false',
+      },
+      { quiet: true },
+    );
     const origin = server.url;
     log(`server pid ${server.pid} on ${origin} serving ${dist}; load average ${loadAverage()}`);
     const world = await makeHomeWorld(origin);

@@ -1,7 +1,9 @@
 /**
  * Child processes: the PingMe server and the bare Koa reference each run in their own Node
  * process (tsx as an --import loader, so the pid is the server's own and /proc/<pid>/status
- * reports its own RSS). Optionally with --cpu-prof.
+ * reports its own RSS). Optionally with --cpu-prof. The server's entry is the one the crash tests
+ * fork (sync-server/test/server-child.ts: configured from the environment like `npm start`, its
+ * port announced over IPC, 'stop' closes it cleanly so `--cpu-prof` can write its profile).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -19,12 +21,26 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+const SCRIPTS = {
+  server: path.join(here, '..', '..', 'sync-server', 'test', 'server-child.ts'),
+  bare: path.join(here, '..', 'children', 'bare.ts'),
+} as const;
+
+export interface ChildOptions {
+  cpuProfDir?: string;
+  /**
+   * Drop the child's stdout (its stderr still shows): without SMTP_URL the server prints every
+   * verification mail, which would bury a bench's table.
+   */
+  quiet?: boolean;
+}
+
 export async function startChild(
-  name: 'server' | 'bare',
+  name: keyof typeof SCRIPTS,
   env: Record<string, string>,
-  opts: { cpuProfDir?: string } = {},
+  opts: ChildOptions = {},
 ): Promise<Child> {
-  const script = path.join(here, '..', 'children', `${name}.ts`);
+  const script = SCRIPTS[name];
   const execArgv = ['--import', 'tsx'];
   if (opts.cpuProfDir) {
     // One file per thread (tsx's loader hooks have their own): the largest is the main thread.
@@ -33,7 +49,7 @@ export async function startChild(
   const proc = fork(script, [], {
     execArgv,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', opts.quiet ? 'ignore' : 'inherit', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start in 60 s`)), 60_000);

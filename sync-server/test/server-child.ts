@@ -1,7 +1,8 @@
 /**
- * The sync server as a child process of a test (test/server-process.ts): configured from the
- * environment exactly like `npm start` (src/main.ts), announcing its port over IPC once it
- * listens. 'stop' closes it cleanly; the tests that matter kill it with SIGKILL instead.
+ * The sync server as a child process of a test (test/server-process.ts) or of a bench
+ * (bench/lib/children.ts): configured from the environment exactly like `npm start` (src/main.ts),
+ * announcing its port over IPC once it listens. 'stop' closes it cleanly (so a bench's
+ * `--cpu-prof` can write its profile on exit); the tests that matter kill it with SIGKILL instead.
  */
 import { loadConfig } from '../src/config';
 import { startServer } from '../src/server';
@@ -16,5 +17,5 @@ process.on('message', (m) => {
     () => process.exit(1),
   );
 });
-// The test runner went away without stopping us: do not outlive it.
+// The test runner or bench went away without stopping us: do not outlive it.
 process.on('disconnect', () => process.exit(0));

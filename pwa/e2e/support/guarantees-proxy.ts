@@ -20,6 +20,7 @@
  */
 import type http from 'node:http';
 import type net from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { passAnswer, startLoopbackProxy } from './loopback-proxy';
 
 export interface BatchExchange {
@@ -69,6 +70,14 @@ export interface PullExchange {
   reset: boolean;
 }
 
+/** An answer's text, decompressed when the server compressed it (JSON over 1 KB: br or gzip). */
+function decoded(answer: http.IncomingMessage, body: Buffer): string {
+  const encoding = String(answer.headers['content-encoding'] ?? '');
+  if (encoding === 'br') return brotliDecompressSync(body).toString();
+  if (encoding === 'gzip') return gunzipSync(body).toString();
+  return body.toString();
+}
+
 export async function startGuaranteeProxy(targetPort: number): Promise<GuaranteeProxy> {
   const wsPairs = new Set<net.Socket>();
   const batches: BatchExchange[] = [];
@@ -79,7 +88,8 @@ export async function startGuaranteeProxy(targetPort: number): Promise<Guarantee
     answer.on('end', () => {
       let reset = false;
       try {
-        reset = (JSON.parse(Buffer.concat(parts).toString()) as { reset?: boolean }).reset === true;
+        reset =
+          (JSON.parse(decoded(answer, Buffer.concat(parts))) as { reset?: boolean }).reset === true;
       } catch {
         // an error answer
       }
@@ -151,7 +161,7 @@ export async function startGuaranteeProxy(targetPort: number): Promise<Guarantee
           exchange.status = answer.statusCode;
           try {
             exchange.results = (
-              JSON.parse(text.toString()) as {
+              JSON.parse(decoded(answer, text)) as {
                 results: { idempotencyKey: string; status: number }[];
               }
             ).results.map((r) => ({ idempotencyKey: r.idempotencyKey, status: r.status }));

@@ -23,6 +23,18 @@ const VENDOR =
   /[\\/]node_modules[\\/](react|react-dom|scheduler|@tanstack[\\/](?!react-virtual|virtual-core)[\w-]+|dexie|dexie-react-hooks|zustand|zod|use-sync-external-store)[\\/]|[\\/]shared[\\/]src[\\/]csp\.ts$/;
 
 /**
+ * What a signed-in start on Home fetches besides the first download: Home's sections and dialogs,
+ * the shell's bottom navigation and banner. With the Radix chunk below, two requests instead of
+ * about 25 over the server's HTTP/1.1 (docs/performance.md, "Lighthouse"). The sync host stays
+ * apart (a visitor's landing page fetches it after its first frame, with the toasts).
+ */
+const SIGNED_IN_START =
+  /[\\/]pwa[\\/]src[\\/](routes[\\/]home\.tsx|components[\\/](home|pings|tour)[\\/]|components[\\/](BottomNav|FriendRequestsBanner|Dialog|TextField|Avatar|Tooltip|Switch)\.tsx|components[\\/]safety[\\/]ReportDialog|dialogs[\\/]|hooks[\\/]|notifications[\\/]|db[\\/]queries)[\\/]?/;
+/** Radix and its helpers: one chunk, shared by the toasts (every screen) and the dialogs. */
+const RADIX =
+  /[\\/]node_modules[\\/](@radix-ui|@floating-ui|react-remove-scroll|react-remove-scroll-bar|aria-hidden|use-sidecar|use-callback-ref|react-style-singleton|get-nonce|detect-node-es|tslib)[\\/]/;
+
+/**
  * Writes `<file>.br` and `<file>.gz` beside every text file of the build (after the service worker
  * is built), so the server sends them compressed: koa-send answers `x.js.br` or `x.js.gz` for
  * `x.js` when the browser accepts that encoding and the file exists. The service worker's precache
@@ -127,6 +139,8 @@ export default defineConfig({
           groups: [
             { name: 'vendor', test: VENDOR },
             { name: 'app', tags: ['$initial'] },
+            { name: 'radix', test: RADIX },
+            { name: 'signed-in', test: SIGNED_IN_START },
           ],
         },
       },

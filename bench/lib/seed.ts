@@ -69,95 +69,162 @@ export const DEFAULT_SIZES: SeedSizes = {
 
 const DAY = 24 * 3600_000;
 
-export async function seedWorld(db: Db, config: Config, sizes: SeedSizes): Promise<World> {
+export interface SeedPrompt {
+  id: string;
+  text: string;
+  emoji: string;
+}
+
+/**
+ * The steps both bench worlds are written with (this file's and bench/device/seed.ts), through
+ * the sync server's own db layer, all dated from `now`.
+ */
+export function seedSteps(config: Config, now: number) {
   const grip = new Keygrip(config.sessionKeys);
-  const cookieFor = (sid: string) =>
-    `${SESSION_COOKIE}=${sid}; ${SESSION_COOKIE}.sig=${grip.sign(`${SESSION_COOKIE}=${sid}`)}`;
+
+  /** The session cookie and its signature, as koa-session would set them. */
+  const cookies = (sid: string) => [
+    { name: SESSION_COOKIE, value: sid },
+    { name: `${SESSION_COOKIE}.sig`, value: grip.sign(`${SESSION_COOKIE}=${sid}`) },
+  ];
+
+  return {
+    cookies,
+
+    /** A Cookie header for the session `sid`. */
+    cookieHeader: (sid: string) =>
+      cookies(sid)
+        .map((c) => `${c.name}=${c.value}`)
+        .join('; '),
+
+    /** A signed-in session row, the data koa-session itself would store for a sign-in: its sid. */
+    async session(trx: Db, userId: string): Promise<string> {
+      const sid = randomBytes(24).toString('base64url');
+      const maxAge = config.sessionMaxAgeMs;
+      await setSession(
+        trx,
+        sid,
+        { userId, signedInAt: now, _expire: now + maxAge, _maxAge: maxAge },
+        // The session's end (ms since the epoch), as sessionExpiry() gives it for a sign-in.
+        now + maxAge,
+      );
+      return sid;
+    },
+
+    /** A verified, onboarded person who joined 90 days ago, active now. */
+    user(trx: Db, names: { email: string; firstName: string; lastName: string }) {
+      const iso = new Date(now - 90 * DAY).toISOString();
+      return insertUser(trx, {
+        id: randomUUID(),
+        ...names,
+        passwordHash: null,
+        profileVisibility: 'public',
+        onboardingCompleted: 1,
+        onboardingStep: null,
+        isAdmin: 0,
+        emailVerified: 1,
+        // The highest limit a person may choose, so the runs stay real 201s (docs/performance.md).
+        rateLimitPerDay: LIMITS.dailyPingLimitMax,
+        inviteCode: randomBytes(6).toString('base64url'),
+        createdAt: iso,
+        updatedAt: iso,
+        lastActiveAt: new Date(now).toISOString(),
+      });
+    },
+
+    /** An accepted friendship since 60 days, with its change-log row. */
+    async befriend(trx: Db, aId: string, bId: string): Promise<void> {
+      const f = await insertFriendship(trx, {
+        requesterId: aId,
+        addresseeId: bId,
+        status: 'accepted',
+        at: new Date(now - 60 * DAY).toISOString(),
+      });
+      await recordChange(trx, [aId, bId], 'friendship', f.id);
+    },
+
+    /** A default prompt every person may send (asked as `userId`). */
+    async anyPrompt(trx: Db, userId: string) {
+      const [id] = await visiblePromptIds(trx, userId, undefined, 1);
+      if (!id) throw new Error('no default prompt in the database');
+      const row = await trx
+        .selectFrom('prompts')
+        .select(['text', 'emoji'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      return { id, text: row.text, emoji: row.emoji };
+    },
+
+    /** Pings of `prompt`, with their change-log rows. */
+    async pings(
+      trx: Db,
+      prompt: SeedPrompt,
+      list: { sender: string; receiver: string; at: number }[],
+    ): Promise<NewPing[]> {
+      const rows: NewPing[] = list.map((p) => ({
+        id: uuidv7(p.at),
+        senderId: p.sender,
+        receiverId: p.receiver,
+        kind: 'prompt',
+        promptId: prompt.id,
+        promptText: prompt.text,
+        promptEmoji: prompt.emoji,
+        customText: null,
+        customEmoji: null,
+        anchorId: null,
+        groupId: null,
+        createdAt: new Date(p.at).toISOString(),
+      }));
+      await insertPings(trx, rows);
+      for (const r of rows) await recordChange(trx, [r.senderId, r.receiverId], 'ping', r.id);
+      return rows;
+    },
+
+    /** A reaction on every fifth ping, by whoever received it, a minute after it. */
+    async reactToEveryFifth(trx: Db, rows: NewPing[]): Promise<void> {
+      for (let k = 0; k < rows.length; k += 5) {
+        const r = rows[k]!;
+        await replaceReaction(trx, {
+          id: uuidv7(Date.parse(r.createdAt) + 60_000),
+          pingId: r.id,
+          userId: r.receiverId,
+          reactionType: REACTION_TYPES[k % REACTION_TYPES.length]!,
+        });
+        await recordChange(trx, [r.senderId, r.receiverId], 'ping', r.id);
+      }
+    },
+  };
+}
+
+export async function seedWorld(db: Db, config: Config, sizes: SeedSizes): Promise<World> {
   const now = Date.now();
+  const steps = seedSteps(config, now);
   let counter = 0;
 
-  /** A signed-in session row, the data koa-session itself would store for a sign-in. */
-  async function session(trx: Db, userId: string): Promise<string> {
-    const sid = randomBytes(24).toString('base64url');
-    const maxAge = config.sessionMaxAgeMs;
-    await setSession(
-      trx,
-      sid,
-      { userId, signedInAt: now, _expire: now + maxAge, _maxAge: maxAge },
-      // The session's end (ms since the epoch), as sessionExpiry() gives it for a sign-in.
-      now + maxAge,
-    );
-    return cookieFor(sid);
-  }
+  const session = async (trx: Db, userId: string) =>
+    steps.cookieHeader(await steps.session(trx, userId));
 
   async function person(trx: Db, role: string): Promise<BenchUser> {
     counter += 1;
-    const iso = new Date(now - 90 * DAY).toISOString();
-    const u = await insertUser(trx, {
-      id: randomUUID(),
+    const u = await steps.user(trx, {
       email: `${role}${counter}@bench.test`,
-      passwordHash: null,
       firstName: `${role[0]!.toUpperCase()}${role.slice(1)}${counter}`,
       lastName: 'Bench',
-      profileVisibility: 'public',
-      onboardingCompleted: 1,
-      onboardingStep: null,
-      isAdmin: 0,
-      emailVerified: 1,
-      // The highest limit a person may choose, so the runs stay real 201s (docs/performance.md).
-      rateLimitPerDay: LIMITS.dailyPingLimitMax,
-      inviteCode: randomBytes(6).toString('base64url'),
-      createdAt: iso,
-      updatedAt: iso,
-      lastActiveAt: new Date(now).toISOString(),
     });
     return { id: u.id, cookie: await session(trx, u.id) };
   }
 
-  async function befriend(trx: Db, a: BenchUser, b: BenchUser) {
-    const f = await insertFriendship(trx, {
-      requesterId: a.id,
-      addresseeId: b.id,
-      status: 'accepted',
-      at: new Date(now - 60 * DAY).toISOString(),
-    });
-    await recordChange(trx, [a.id, b.id], 'friendship', f.id);
-  }
+  const befriend = (trx: Db, a: BenchUser, b: BenchUser) => steps.befriend(trx, a.id, b.id);
 
-  let promptId = '';
-  let promptText = '';
-  async function pings(trx: Db, list: { sender: string; receiver: string; at: number }[]) {
-    const rows: NewPing[] = list.map((p) => ({
-      id: uuidv7(p.at),
-      senderId: p.sender,
-      receiverId: p.receiver,
-      kind: 'prompt',
-      promptId,
-      promptText,
-      promptEmoji: '👋',
-      customText: null,
-      customEmoji: null,
-      anchorId: null,
-      groupId: null,
-      createdAt: new Date(p.at).toISOString(),
-    }));
-    await insertPings(trx, rows);
-    for (const r of rows) await recordChange(trx, [r.senderId, r.receiverId], 'ping', r.id);
-    return rows;
-  }
+  let prompt: SeedPrompt = { id: '', text: '', emoji: '👋' };
+  const pings = (trx: Db, list: { sender: string; receiver: string; at: number }[]) =>
+    steps.pings(trx, prompt, list);
 
   return db.transaction().execute(async (trx) => {
     // Any default prompt: every person may send it.
     const anyone = await person(trx, 'prompter');
-    const [first] = await visiblePromptIds(trx, anyone.id, undefined, 1);
-    if (!first) throw new Error('no default prompt in the database');
-    promptId = first;
-    const prompt = await trx
-      .selectFrom('prompts')
-      .select('text')
-      .where('id', '=', promptId)
-      .executeTakeFirstOrThrow();
-    promptText = prompt.text;
+    const { id, text } = await steps.anyPrompt(trx, anyone.id);
+    prompt = { id, text, emoji: '👋' };
 
     // 1 + 3: the ring.
     const users: BenchUser[] = [];
@@ -216,20 +283,10 @@ export async function seedWorld(db: Db, config: Config, sizes: SeedSizes): Promi
       };
     });
     const rows = await pings(trx, history);
-    // A reaction on every fifth ping, by whoever received it.
-    for (let k = 0; k < rows.length; k += 5) {
-      const r = rows[k]!;
-      await replaceReaction(trx, {
-        id: uuidv7(Date.parse(r.createdAt) + 60_000),
-        pingId: r.id,
-        userId: r.receiverId,
-        reactionType: REACTION_TYPES[k % REACTION_TYPES.length]!,
-      });
-      await recordChange(trx, [r.senderId, r.receiverId], 'ping', r.id);
-    }
+    await steps.reactToEveryFifth(trx, rows);
 
     return {
-      promptId,
+      promptId: prompt.id,
       ring: {
         users,
         pairs,

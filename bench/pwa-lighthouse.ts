@@ -34,7 +34,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM } from '../pwa/e2e/support/chromium';
-import { loadAverage, startChild, type Child } from './lib/children';
+import { loadAverage, serverEnv, startChild, type Child } from './lib/children';
 import { buildPwa } from './lib/pwa-build';
 import { table, type Figure } from './lib/report';
 import { makeHomeWorld, type HomeWorld } from './pwa/people';
@@ -317,17 +317,7 @@ export async function runLighthouse(opts: LighthouseOptions = {}): Promise<PageR
   dist = path.resolve(dist);
   let server: Child | undefined;
   try {
-    server = await startChild(
-      'server',
-      {
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: path.join(work, 'data'),
-        PWA_DIST: dist,
-        LOG_REQUESTS: 'false',
-      },
-      { quiet: true },
-    );
+    server = await startChild('server', serverEnv(path.join(work, 'data'), dist), { quiet: true });
     const origin = server.url;
     log(`server pid ${server.pid} on ${origin} serving ${dist}; load average ${loadAverage()}`);
     const world = await makeHomeWorld(origin);

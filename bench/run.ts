@@ -30,7 +30,14 @@ import { sizeFigures } from './pwa-size';
 import { benchPull } from './benches/pull';
 import { benchSend } from './benches/send';
 import { benchSustained } from './benches/sustained';
-import { loadAverage, otherLoadMeter, rssMb, startChild, type Child } from './lib/children';
+import {
+  loadAverage,
+  otherLoadMeter,
+  rssMb,
+  serverEnv,
+  startChild,
+  type Child,
+} from './lib/children';
 import { table, type Figure } from './lib/report';
 import { DEFAULT_SIZES, seedWorld } from './lib/seed';
 import { closeSockets, openSockets } from './lib/sockets';
@@ -90,13 +97,7 @@ const check = (
 const log = (s: string) => console.log(`[bench] ${s}`);
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pingme-bench-'));
-const env: Record<string, string> = {
-  PORT: '0',
-  HOST: '127.0.0.1',
-  DATA_DIR: dataDir,
-  PWA_DIST: path.join(dataDir, 'no-pwa'),
-  LOG_REQUESTS: 'false',
-};
+const env = serverEnv(dataDir);
 const loadStart = loadAverage();
 log(`load average ${loadStart} on ${os.cpus().length} CPUs; data in ${dataDir}`);
 

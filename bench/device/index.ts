@@ -21,7 +21,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { loadConfig } from '../../sync-server/src/config';
 import { openDatabase } from '../../sync-server/src/db/connection';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../pwa/e2e/support/chromium';
-import { cpuMs, otherLoadMeter, startChild, type Child } from '../lib/children';
+import { cpuMs, otherLoadMeter, serverEnv, startChild, type Child } from '../lib/children';
 import { buildPwa } from '../lib/pwa-build';
 import type { Figure } from '../lib/report';
 import { percentile, round } from '../lib/stats';
@@ -124,13 +124,7 @@ export async function benchDevice(options: Partial<DeviceOptions> = {}): Promise
 
   const dist = opts.dist ? path.resolve(opts.dist) : buildPwa(log);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pingme-device-'));
-  const env: Record<string, string> = {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    PWA_DIST: dist,
-    LOG_REQUESTS: 'false',
-  };
+  const env = serverEnv(dataDir, dist);
   const config = loadConfig({ ...process.env, ...env });
   const opened = await openDatabase(config.dbFile);
   let t = performance.now();

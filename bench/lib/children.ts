@@ -82,6 +82,24 @@ export async function startChild(
   };
 }
 
+/**
+ * The environment a bench's server child runs with (read like `npm start`): any free port on
+ * loopback, `dataDir` for its SQLite file and secrets, the PWA build at `pwaDist` (by default a
+ * directory that does not exist: no PWA), no request log.
+ */
+export function serverEnv(
+  dataDir: string,
+  pwaDist = path.join(dataDir, 'no-pwa'),
+): Record<string, string> {
+  return {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PWA_DIST: pwaDist,
+    LOG_REQUESTS: 'false',
+  };
+}
+
 /** Resident set size of a process in MB, from /proc/<pid>/status (VmRSS). */
 export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

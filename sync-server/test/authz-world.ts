@@ -7,8 +7,7 @@
 import { createECDH, createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
 import {
   Client,
   makeFriends,
@@ -18,6 +17,10 @@ import {
   type Res,
   type TestServer,
 } from './harness';
+import { startMailSink, tokenIn, VERIFY_SUBJECT, type MailSink } from './mail-sink';
+
+// The mail sink (real SMTP on loopback) and its helpers, for the matrix.
+export { RESET_SUBJECT, VERIFY_SUBJECT, tokenIn, type MailSink } from './mail-sink';
 
 /** Who calls. The order is the order each route is tried in: the owner last. */
 export const ROLES = [
@@ -62,45 +65,6 @@ export const MARKERS = {
 } as const;
 export type OwnerOnlyMarker = keyof typeof MARKERS.ownerOnly;
 export type FriendMarker = keyof typeof MARKERS.friendsToo;
-
-// ---------- the mail sink (real SMTP on loopback) ----------
-
-export interface MailSink {
-  port: number;
-  messages: ParsedMail[];
-  close(): Promise<void>;
-}
-
-export async function startMailSink(): Promise<MailSink> {
-  const messages: ParsedMail[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream).then(
-        (parsed) => {
-          messages.push(parsed);
-          callback();
-        },
-        (err: Error) => callback(err),
-      );
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-  const port = (smtp.server.address() as AddressInfo).port;
-  return {
-    port,
-    messages,
-    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
-  };
-}
-
-function recipients(m: ParsedMail): string[] {
-  const to = m.to as AddressObject | AddressObject[] | undefined;
-  const list = Array.isArray(to) ? to : to ? [to] : [];
-  return list.flatMap((a) => a.value.map((v) => (v.address ?? '').toLowerCase()));
-}
 
 // ---------- a push service stand-in: accepts every push ----------
 
@@ -178,15 +142,6 @@ export interface World {
   stop(): Promise<void>;
 }
 
-export const VERIFY_SUBJECT = 'Verify your PingMe e-mail';
-export const RESET_SUBJECT = 'Reset your PingMe password';
-
-export function tokenIn(m: ParsedMail, path: '/reset-password' | '/verify-email'): string {
-  const match = new RegExp(`${path}\\?token=([\\w-]+)`).exec(m.text ?? '');
-  if (!match) throw new Error(`no ${path} link in:\n${m.text}`);
-  return match[1]!;
-}
-
 function must<T = any>(res: Res<T>, status: number | number[], what: string): T {
   const ok = Array.isArray(status) ? status.includes(res.status) : res.status === status;
   if (!ok) throw new Error(`${what}: ${res.status} ${res.text}`);
@@ -206,20 +161,9 @@ export async function buildWorld(): Promise<World> {
     LOGIN_MAX_FAILURES_PER_IP: '100000',
   });
 
-  const mailsTo = (address: string, subject: string) =>
-    mail.messages.filter(
-      (m) => m.subject === subject && recipients(m).includes(address.toLowerCase()),
-    );
-  const waitForMail = async (address: string, subject: string, count = 1) => {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const found = mailsTo(address, subject);
-      if (found.length >= count) return found;
-      if (Date.now() > deadline)
-        throw new Error(`expected ${count} "${subject}" mail(s) to ${address}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
+  const mailsTo = mail.mailsTo;
+  const waitForMail = (address: string, subject: string, count = 1) =>
+    mail.waitForMail(address, subject, count, 15_000);
 
   const owner = await makeUser(server, {
     email: MARKERS.friendsToo.email,

@@ -4,53 +4,17 @@
  * in it are used through HTTP like a person would.
  */
 import net, { type AddressInfo } from 'node:net';
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, startTestServer, type TestServer } from '../../test/harness';
-
-interface MailSink {
-  port: number;
-  messages: ParsedMail[];
-  close(): Promise<void>;
-}
-
-async function startMailSink(): Promise<MailSink> {
-  const messages: ParsedMail[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      // The message is stored before the server answers 250, so once the sender's
-      // sendMail resolves the message is already in the list.
-      simpleParser(stream).then(
-        (parsed) => {
-          messages.push(parsed);
-          callback();
-        },
-        (err: Error) => callback(err),
-      );
-    },
-  });
-  smtp.on('error', (err) => console.error('smtp sink error', err));
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-  const port = (smtp.server.address() as AddressInfo).port;
-  return {
-    port,
-    messages,
-    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
-  };
-}
-
-const RESET_SUBJECT = 'Reset your PingMe password';
-const VERIFY_SUBJECT = 'Verify your PingMe e-mail';
-
-function recipients(m: ParsedMail): string[] {
-  const to = m.to as AddressObject | AddressObject[] | undefined;
-  const list = Array.isArray(to) ? to : to ? [to] : [];
-  return list.flatMap((a) => a.value.map((v) => (v.address ?? '').toLowerCase()));
-}
+import {
+  RESET_SUBJECT,
+  VERIFY_SUBJECT,
+  recipients,
+  startMailSink,
+  tokenIn,
+  type MailSink,
+} from '../../test/mail-sink';
 
 let sink: MailSink;
 let server: TestServer;
@@ -76,39 +40,9 @@ afterAll(async () => {
   await sink?.close();
 });
 
-function mailsTo(address: string, subject: string): ParsedMail[] {
-  return sink.messages.filter(
-    (m) => m.subject === subject && recipients(m).includes(address.toLowerCase()),
-  );
-}
-
-/** Polls the sink until `count` messages with that subject reached the address (bounded). */
-async function waitForMail(
-  address: string,
-  subject: string,
-  count = 1,
-  timeoutMs = 5000,
-): Promise<ParsedMail[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = mailsTo(address, subject);
-    if (found.length >= count) return found;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `expected ${count} "${subject}" mail(s) to ${address} within ${timeoutMs} ms, got ${found.length}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-/** The token of the first link to `path` in the message's text. */
-function tokenIn(m: ParsedMail, path: '/reset-password' | '/verify-email'): string {
-  const text = m.text ?? '';
-  const match = new RegExp(`(\\S*${path}\\?token=([\\w-]+)\\S*)`).exec(text);
-  if (!match) throw new Error(`no ${path} link in:\n${text}`);
-  return match[2]!;
-}
+const mailsTo = (address: string, subject: string) => sink.mailsTo(address, subject);
+const waitForMail = (address: string, subject: string, count = 1) =>
+  sink.waitForMail(address, subject, count);
 
 function linkIn(m: ParsedMail, path: string): string {
   const match = new RegExp(`\\S*${path}\\?token=\\S+`).exec(m.text ?? '');

@@ -21,7 +21,7 @@ import { pruneChangeLog } from '../../sync-server/src/sync/pull';
 import { startTestServer, type TestServer } from '../../sync-server/test/harness';
 import { AuthPage } from './pages/auth-page';
 import { PingsPage } from './pages/pings-page';
-import { baseUrl, dexieRows, newPage } from './support/browser';
+import { baseUrl, dexieRows, newPage, serviceWorkerRegistrationId } from './support/browser';
 import {
   befriend,
   call,
@@ -567,14 +567,7 @@ describe('guarantee 10: a push is a hint', () => {
     await page.context().grantPermissions(['notifications'], { origin: baseUrl });
     await serviceWorkerControls(page);
     const cdp = await page.context().newCDPSession(page);
-    const registered = new Promise<string>((resolve) => {
-      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-        const ours = registrations.find((r) => r.scopeURL === `${baseUrl}/` && !r.isDeleted);
-        if (ours) resolve(ours.registrationId);
-      });
-    });
-    await cdp.send('ServiceWorker.enable');
-    const registrationId = await registered;
+    const registrationId = await serviceWorkerRegistrationId(cdp);
 
     const { id } = await sendPingByApi(bo, ada);
     await tab.card('Ping from Bo').waitFor();

@@ -4,7 +4,7 @@
  */
 import type { CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { baseUrl, newPage } from './support/browser';
+import { baseUrl, newPage, serviceWorkerRegistrationId } from './support/browser';
 
 async function controlledPage(): Promise<{ page: Page; cdp: CDPSession; registrationId: string }> {
   const page = await newPage();
@@ -14,14 +14,7 @@ async function controlledPage(): Promise<{ page: Page; cdp: CDPSession; registra
     await navigator.serviceWorker.ready;
   });
   const cdp = await page.context().newCDPSession(page);
-  const registered = new Promise<string>((resolve) => {
-    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-      const ours = registrations.find((r) => r.scopeURL === `${baseUrl}/` && !r.isDeleted);
-      if (ours) resolve(ours.registrationId);
-    });
-  });
-  await cdp.send('ServiceWorker.enable');
-  return { page, cdp, registrationId: await registered };
+  return { page, cdp, registrationId: await serviceWorkerRegistrationId(cdp) };
 }
 
 describe('service worker events', () => {

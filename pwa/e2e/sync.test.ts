@@ -8,7 +8,13 @@ import { uuidv7 } from '@pingme/shared';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { PingsPage } from './pages/pings-page';
-import { artifact, baseUrl, dexieRows, newPage } from './support/browser';
+import {
+  artifact,
+  baseUrl,
+  dexieRows,
+  newPage,
+  serviceWorkerRegistrationId,
+} from './support/browser';
 import {
   befriend,
   call,
@@ -200,14 +206,7 @@ describe('sync engine', () => {
     const context = sender.page.context();
     const other = await context.newPage();
     const cdp = await context.newCDPSession(other);
-    const registered = new Promise<string>((resolve) => {
-      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-        const ours = registrations.find((r) => r.scopeURL === `${baseUrl}/` && !r.isDeleted);
-        if (ours) resolve(ours.registrationId);
-      });
-    });
-    await cdp.send('ServiceWorker.enable');
-    const registrationId = await registered;
+    const registrationId = await serviceWorkerRegistrationId(cdp);
     // Nothing asked the open tab to flush: the entry still waits.
     await sender.page.waitForTimeout(1000);
     expect(await recentOf(bo)).toEqual([]);

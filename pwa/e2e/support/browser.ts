@@ -2,7 +2,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type CDPSession,
+  type Page,
+} from 'playwright-core';
 import { afterAll, afterEach, inject } from 'vitest';
 
 export const baseUrl = inject('baseUrl');
@@ -35,6 +41,24 @@ export async function newPage(
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   return page;
+}
+
+/**
+ * The CDP id of the service worker registration for `origin`'s scope: enables CDP's ServiceWorker
+ * domain on `cdp` and waits until Chromium reports the registration.
+ */
+export async function serviceWorkerRegistrationId(
+  cdp: CDPSession,
+  origin = baseUrl,
+): Promise<string> {
+  const registered = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const ours = registrations.find((r) => r.scopeURL === `${origin}/` && !r.isDeleted);
+      if (ours) resolve(ours.registrationId);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  return registered;
 }
 
 afterEach(async () => {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HomePage } from './pages/home-page';
-import { newPage } from './support/browser';
+import { artifact, newPage } from './support/browser';
 import { befriend, person, requestFriendship, signInPage } from './support/people';
 
 describe('first load', () => {
@@ -132,6 +132,7 @@ describe('first load', () => {
     // Not the empty Home, and no banner yet: nothing that the snapshot would push around.
     expect(await page.getByText('Connect with Friends').count()).toBe(0);
     expect(await page.getByRole('complementary', { name: 'Friend requests' }).count()).toBe(0);
+    await page.screenshot({ path: artifact('home-first-sync.png') });
     release();
     await page.getByRole('heading', { level: 1, name: 'Newdevice Tester' }).waitFor({
       timeout: 15_000,
@@ -139,6 +140,7 @@ describe('first load', () => {
     await page.getByRole('complementary', { name: 'Friend requests' }).waitFor();
     await page.getByText('Fenna').first().waitFor();
     expect(await status.count()).toBe(0);
+    await page.screenshot({ path: artifact('home-after-first-sync.png') });
   });
 
   it('a device that has synced once never shows the loading state again, even when the pull hangs', async () => {

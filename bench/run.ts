@@ -38,10 +38,9 @@ import {
   startChild,
   type Child,
 } from './lib/children';
-import { table, type Figure } from './lib/report';
+import { figureSink, table, type Figure } from './lib/report';
 import { DEFAULT_SIZES, seedWorld } from './lib/seed';
 import { closeSockets, openSockets } from './lib/sockets';
-import { round } from './lib/stats';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SERVER_BENCHES = ['send', 'delivery', 'sustained', 'pull'] as const;
@@ -82,18 +81,7 @@ const P = {
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const figures: Figure[] = [];
 const raw: Record<string, unknown> = {};
-/** A figure shown for reference, without a target. */
-const info = (bench: string, figure: string, value: number, unit = '') =>
-  figures.push({ bench, figure, value: round(value, 2), unit, target: '' });
-/** A figure with its target and whether it was met. */
-const check = (
-  bench: string,
-  figure: string,
-  value: number,
-  unit: string,
-  target: string,
-  pass: boolean,
-) => figures.push({ bench, figure, value: round(value, 2), unit, target, pass });
+const { info, check } = figureSink(figures);
 const log = (s: string) => console.log(`[bench] ${s}`);
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pingme-bench-'));

@@ -23,7 +23,7 @@ import { openDatabase } from '../../sync-server/src/db/connection';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../pwa/e2e/support/chromium';
 import { cpuMs, otherLoadMeter, serverEnv, startChild, type Child } from '../lib/children';
 import { buildPwa } from '../lib/pwa-build';
-import type { Figure } from '../lib/report';
+import { figureSink, type Figure } from '../lib/report';
 import { percentile, round } from '../lib/stats';
 import { DOM_SIZE, IDB_ROUND_TRIP, PROBE_INIT, idbCount, surpriseTimes } from './probes';
 import { startTimingProxy, type TimingProxy } from './proxy';
@@ -111,16 +111,7 @@ export async function benchDevice(options: Partial<DeviceOptions> = {}): Promise
   const only = new Set(opts.only ?? DEVICE_PARTS);
   const figures: Figure[] = [];
   const raw: Record<string, unknown> = { options: { ...opts, log: undefined } };
-  const info = (bench: string, figure: string, value: number, unit = '') =>
-    figures.push({ bench, figure, value: round(value, 2), unit, target: '' });
-  const check = (
-    bench: string,
-    figure: string,
-    value: number,
-    unit: string,
-    target: string,
-    pass: boolean,
-  ) => figures.push({ bench, figure, value: round(value, 2), unit, target, pass });
+  const { info, check } = figureSink(figures);
 
   const dist = opts.dist ? path.resolve(opts.dist) : buildPwa(log);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pingme-device-'));

@@ -1,4 +1,5 @@
 /** The one table the bench prints, and the same figures as JSON under bench/results/. */
+import { round } from './stats';
 
 export interface Figure {
   /** Which benchmark (1-4) it belongs to. */
@@ -10,6 +11,24 @@ export interface Figure {
   target: string;
   /** undefined for a reference figure without a target. */
   pass?: boolean;
+}
+
+/** Adds figures to `figures`, their values rounded to 2 decimals. */
+export function figureSink(figures: Figure[]) {
+  return {
+    /** A figure shown for reference, without a target. */
+    info: (bench: string, figure: string, value: number, unit = '') =>
+      figures.push({ bench, figure, value: round(value, 2), unit, target: '' }),
+    /** A figure with its target and whether it was met. */
+    check: (
+      bench: string,
+      figure: string,
+      value: number,
+      unit: string,
+      target: string,
+      pass: boolean,
+    ) => figures.push({ bench, figure, value: round(value, 2), unit, target, pass }),
+  };
 }
 
 const fmt = (v: number, unit: string) => {

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { minimal2023Preset } from '@vite-pwa/assets-generator/config';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { createServer, defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 /** Brand colours, also used by src/styles/theme.css. */
@@ -76,6 +76,57 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Writes `landing.html`: the built index.html with the visitor's Landing page already inside
+ * #root (src/prerender/landing.tsx, rendered here with react-dom/server), so a first visit paints
+ * before the first download has run. The server answers `GET /` with it when the request has no
+ * session cookie (sync-server/src/middleware/static.ts); the app then renders over it as usual.
+ * No script is added (the CSP forbids inline ones). Runs before `precompress`, which makes its
+ * `.br`/`.gz` copies; the service worker does not precache it (`globIgnores`).
+ */
+function prerenderLanding(): Plugin {
+  let root = '';
+  let outDir = 'dist';
+  return {
+    name: 'pingme-prerender-landing',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        const server = await createServer({
+          configFile: false,
+          root,
+          plugins: [react()],
+          logLevel: 'error',
+          appType: 'custom',
+          server: { middlewareMode: true, hmr: false, ws: false },
+        });
+        try {
+          const mod = (await server.ssrLoadModule('/src/prerender/landing.tsx')) as {
+            renderLanding: () => Promise<string>;
+          };
+          // React hoists the images' preload hints into the markup: the page needs none.
+          const markup = (await mod.renderLanding()).replace(/^(<link [^>]*>)+/, '');
+          const shell = readFileSync(join(outDir, 'index.html'), 'utf8');
+          const empty = '<div id="root"></div>';
+          if (!shell.includes(empty)) throw new Error('index.html has no empty #root');
+          writeFileSync(
+            join(outDir, 'landing.html'),
+            shell.replace(empty, `<div id="root">${markup}</div>`),
+          );
+        } finally {
+          await server.close();
+        }
+      },
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
@@ -111,9 +162,12 @@ export default defineConfig({
       injectManifest: {
         rollupFormat: 'iife',
         globPatterns: ['**/*.{js,css,html,svg,png,ico}'],
+        // Visitors' first page only (prerenderLanding): navigations offline get index.html.
+        globIgnores: ['**/node_modules/**/*', 'landing.html'],
       },
       devOptions: { enabled: false },
     }),
+    prerenderLanding(),
     precompress(),
   ],
   server: {

@@ -7,9 +7,23 @@ import path from 'node:path';
 import send from 'koa-send';
 import type { Middleware } from 'koa';
 import type { Config } from '../config';
+import { SESSION_COOKIE } from './session';
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>PingMe</title></head>
 <body><main><h1>PingMe sync server is running</h1><p>The app is not built yet: run <code>npm run build</code>.</p></main></body></html>`;
+
+/**
+ * The page a navigation gets: `/` without a session cookie answers `landing.html` (the build's
+ * index.html with the Landing page prerendered in #root, docs/pwa.md) so a visitor sees it before
+ * any script has run; anyone else, and every other path, gets the plain shell. Only the cookie's
+ * presence counts: a stale cookie gets the shell, and the app shows the Landing page as before.
+ */
+function shellFor(urlPath: string, sessionCookie: string | undefined, dist: string): string {
+  if (urlPath === '/' && !sessionCookie && existsSync(path.join(dist, 'landing.html'))) {
+    return 'landing.html';
+  }
+  return 'index.html';
+}
 
 export function staticFiles(config: Config): Middleware {
   return async (ctx, next) => {
@@ -58,6 +72,10 @@ export function staticFiles(config: Config): Middleware {
     }
     if (isAsset) return next();
     ctx.set('Cache-Control', 'no-cache');
-    await send(ctx, 'index.html', { root: config.pwaDist });
+    await send(ctx, shellFor(ctx.path, ctx.cookies.get(SESSION_COOKIE), config.pwaDist), {
+      root: config.pwaDist,
+    });
+    // The answer to `/` depends on the session cookie (landing.html or index.html).
+    if (ctx.path === '/') ctx.vary('Cookie');
   };
 }

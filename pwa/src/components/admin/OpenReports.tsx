@@ -3,36 +3,20 @@
  * 'Resolve' (PATCH /api/admin/reports/{id} {status:'resolved'}).
  */
 import { AdminReport, displayName, relativeTime } from '@pingme/shared';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { z } from 'zod';
 import { api, errorMessage } from '../../api';
+import { useApiData } from '../../hooks/useApiData';
 import { toast } from '../../stores';
 import { Button } from '../Button';
 import '../../styles/safety.css';
 
-type State =
-  | { kind: 'loading' }
-  | { kind: 'error'; message: string }
-  | { kind: 'ready'; reports: AdminReport[] };
+const loadOpenReports = () =>
+  api.get('/api/admin/reports?status=open', { schema: z.array(AdminReport) });
 
 export function OpenReports() {
-  const [state, setState] = useState<State>({ kind: 'loading' });
+  const { state, reload: load, update } = useApiData(loadOpenReports);
   const [busy, setBusy] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      const reports = await api.get('/api/admin/reports?status=open', {
-        schema: z.array(AdminReport),
-      });
-      setState({ kind: 'ready', reports });
-    } catch (err) {
-      setState({ kind: 'error', message: errorMessage(err) });
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const resolve = async (r: AdminReport) => {
     setBusy(r.id);
@@ -43,9 +27,7 @@ export function OpenReports() {
         { schema: AdminReport },
       );
       toast({ title: 'Report resolved', variant: 'success' });
-      setState((s) =>
-        s.kind === 'ready' ? { ...s, reports: s.reports.filter((x) => x.id !== r.id) } : s,
-      );
+      update((reports) => reports.filter((x) => x.id !== r.id));
     } catch (err) {
       toast({ title: 'Error', description: errorMessage(err), variant: 'destructive' });
     } finally {
@@ -69,12 +51,12 @@ export function OpenReports() {
         </Button>
       </div>
     );
-  } else if (state.reports.length === 0) {
+  } else if (state.data.length === 0) {
     body = <div className="card adm-state">No open reports.</div>;
   } else {
     body = (
       <ul className="sf-reports">
-        {state.reports.map((r) => (
+        {state.data.map((r) => (
           <li key={r.id} className="card sf-report" data-testid="open-report">
             <div className="sf-report__head">
               <span className="sf-report__reason">{r.reason}</span>

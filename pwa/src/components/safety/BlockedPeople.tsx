@@ -1,33 +1,18 @@
 /** The people the owner blocked (GET /api/blocks), each with 'Unblock' (DELETE /api/blocks/{id}). */
 import { BlockedPerson, UnblockResponse, displayName } from '@pingme/shared';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { z } from 'zod';
 import { api, errorMessage } from '../../api';
+import { useApiData } from '../../hooks/useApiData';
 import { toast } from '../../stores';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
 
-type State =
-  | { kind: 'loading' }
-  | { kind: 'error'; message: string }
-  | { kind: 'ready'; people: BlockedPerson[] };
+const loadBlocked = () => api.get('/api/blocks', { schema: z.array(BlockedPerson) });
 
 export function BlockedPeople() {
-  const [state, setState] = useState<State>({ kind: 'loading' });
+  const { state, reload: load } = useApiData(loadBlocked);
   const [busy, setBusy] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      const people = await api.get('/api/blocks', { schema: z.array(BlockedPerson) });
-      setState({ kind: 'ready', people });
-    } catch (err) {
-      setState({ kind: 'error', message: errorMessage(err) });
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const unblock = async (p: BlockedPerson) => {
     setBusy(p.userId);
@@ -58,12 +43,12 @@ export function BlockedPeople() {
         </Button>
       </div>
     );
-  } else if (state.people.length === 0) {
+  } else if (state.data.length === 0) {
     body = <p className="sf-muted">You have not blocked anyone.</p>;
   } else {
     body = (
       <ul className="sf-blocked" aria-label="Blocked people">
-        {state.people.map((p) => (
+        {state.data.map((p) => (
           <li key={p.userId} className="sf-blocked__row">
             <Avatar user={p.user} size="sm" />
             <span className="sf-blocked__name">{displayName(p.user)}</span>

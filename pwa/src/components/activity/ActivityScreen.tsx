@@ -9,7 +9,7 @@ import { Screen } from '../Screen';
 import { Tabs } from '../Tabs';
 import { ActivityList } from './ActivityList';
 import { AnchorsView } from './AnchorsView';
-import { EmptyState, TabLabel } from './EmptyState';
+import { EmptyState, FeedLoading, TabLabel } from './EmptyState';
 import { FilterChips } from './FilterChips';
 import { FriendRequestsPanel } from './FriendRequestsPanel';
 import {
@@ -19,13 +19,8 @@ import {
   receivedRequests,
   type ActivityFilter,
 } from './feed';
-import { useFeedInput } from './useFeedData';
+import { useFeedInput, useMarkRequestsViewed } from './useFeedData';
 import { RequestAnswersProvider } from '../friends/RequestAnswers';
-import {
-  anchorRequestNotificationId,
-  friendRequestNotificationId,
-  useMarkViewedAfterDelay,
-} from '../../notifications/viewed';
 import { useSession } from '../../stores';
 import '../../styles/activity.css';
 import '../../styles/friends.css';
@@ -48,23 +43,10 @@ function ActivityScreen() {
     () => (derived ? filterActivity(derived.items, filter) : []),
     [derived, filter],
   );
-  useMarkViewedAfterDelay(
-    derived
-      ? [
-          ...derived.requests.map((r) => friendRequestNotificationId(r.id)),
-          ...derived.anchors.map((a) => anchorRequestNotificationId(a.id)),
-        ]
-      : [],
-  );
+  useMarkRequestsViewed(derived);
 
   if (!input || !derived) {
-    return (
-      <Screen title="Activity">
-        <p className="fr-muted" role="status">
-          <span className="spinner" aria-hidden="true" /> Loading…
-        </p>
-      </Screen>
-    );
+    return <FeedLoading title="Activity" />;
   }
 
   const pings = (

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Screen } from '../Screen';
 
 /** A centred empty state: an icon, a title and a line of what will appear. */
 export function EmptyState({
@@ -33,5 +34,16 @@ export function TabLabel({ label, count }: { label: string; count: number }) {
         </span>
       )}
     </span>
+  );
+}
+
+/** A feed screen while its rows load from the device. */
+export function FeedLoading({ title }: { title: string }) {
+  return (
+    <Screen title={title}>
+      <p className="fr-muted" role="status">
+        <span className="spinner" aria-hidden="true" /> Loading…
+      </p>
+    </Screen>
   );
 }

@@ -8,17 +8,12 @@ import { useMemo, useState } from 'react';
 import { Screen } from '../Screen';
 import { Tabs } from '../Tabs';
 import { AnchorRequestRow } from './AnchorRequestRow';
-import { EmptyState, TabLabel } from './EmptyState';
+import { EmptyState, FeedLoading, TabLabel } from './EmptyState';
 import { FriendRequestsPanel } from './FriendRequestsPanel';
 import { NotificationList } from './NotificationList';
 import { anchorRequests, notificationFeed, receivedRequests } from './feed';
-import { useFeedInput } from './useFeedData';
+import { useFeedInput, useMarkRequestsViewed } from './useFeedData';
 import { RequestAnswersProvider } from '../friends/RequestAnswers';
-import {
-  anchorRequestNotificationId,
-  friendRequestNotificationId,
-  useMarkViewedAfterDelay,
-} from '../../notifications/viewed';
 import { useSession } from '../../stores';
 import '../../styles/activity.css';
 import '../../styles/friends.css';
@@ -35,23 +30,10 @@ function NotificationsScreen() {
       requests: receivedRequests(input.friendships),
     };
   }, [input]);
-  useMarkViewedAfterDelay(
-    derived
-      ? [
-          ...derived.requests.map((r) => friendRequestNotificationId(r.id)),
-          ...derived.anchors.map((a) => anchorRequestNotificationId(a.id)),
-        ]
-      : [],
-  );
+  useMarkRequestsViewed(derived);
 
   if (!input || !derived) {
-    return (
-      <Screen title="Notifications">
-        <p className="fr-muted" role="status">
-          <span className="spinner" aria-hidden="true" /> Loading…
-        </p>
-      </Screen>
-    );
+    return <FeedLoading title="Notifications" />;
   }
   const { items, anchors, requests } = derived;
   const allCount = items.length + anchors.length;

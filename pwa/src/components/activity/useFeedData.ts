@@ -2,6 +2,11 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useMemo, useState } from 'react';
 import { db } from '../../db';
+import {
+  anchorRequestNotificationId,
+  friendRequestNotificationId,
+  useMarkViewedAfterDelay,
+} from '../../notifications/viewed';
 import type { FeedInput } from './feed';
 
 /** undefined while Dexie is being read. `now` moves every minute so times stay right. */
@@ -28,4 +33,21 @@ export function useNow(everyMs: number): number {
     return () => clearInterval(timer);
   }, [everyMs]);
   return now;
+}
+
+/**
+ * The friend and anchor requests a feed screen shows count as viewed after a moment on it
+ * (the navigation badges drop them); nothing while the feed is still loading.
+ */
+export function useMarkRequestsViewed(
+  shown: { requests: { id: string }[]; anchors: { id: string }[] } | undefined,
+): void {
+  useMarkViewedAfterDelay(
+    shown
+      ? [
+          ...shown.requests.map((r) => friendRequestNotificationId(r.id)),
+          ...shown.anchors.map((a) => anchorRequestNotificationId(a.id)),
+        ]
+      : [],
+  );
 }

@@ -2,13 +2,11 @@
 import type { Prompt } from '@pingme/shared';
 import { useState } from 'react';
 import { toast } from '../../stores';
-import { Button } from '../Button';
-import { Dialog, DialogClose } from '../Dialog';
+import { Dialog } from '../Dialog';
 import type { FriendRow } from '../home/useHomeData';
-import { FriendPicker } from './FriendPicker';
 import { LIBRARY_MESSAGES } from './library-rules';
 import { assignPrompt } from './library-writes';
-import { PromptPreview } from './PromptPreview';
+import { PromptFriendsForm } from './PromptFriendsForm';
 
 export interface AssignPromptDialogProps {
   prompt: Prompt | null;
@@ -61,37 +59,25 @@ export function AssignPromptDialog({ prompt, friends, onOpenChange }: AssignProm
       description="Pick the friends this prompt is for. Assigning sends nothing yet."
     >
       {prompt && (
-        <div className="library-dialog">
-          <PromptPreview prompt={prompt} />
-          {friends.length === 0 ? (
-            <p className="library-dialog__empty">Add friends first to assign them prompts.</p>
-          ) : (
-            <FriendPicker
-              legend="Friends"
-              mode="several"
-              friends={friends}
-              selected={selected}
-              onChange={(s) => {
-                setSelected(s);
-                setError(null);
-              }}
-              fixed={{ ids: assigned, note: 'Assigned' }}
-            />
-          )}
-          {error && (
-            <p className="field__error" role="alert">
-              {error}
-            </p>
-          )}
-          <div className="dialog__actions">
-            <DialogClose asChild>
-              <Button variant="secondary">Cancel</Button>
-            </DialogClose>
-            <Button onClick={assign} loading={busy} disabled={friends.length === 0}>
-              Assign{selected.length ? ` (${selected.length})` : ''}
-            </Button>
-          </div>
-        </div>
+        <PromptFriendsForm
+          prompt={prompt}
+          legend="Friends"
+          mode="several"
+          friends={friends}
+          selected={selected}
+          onSelect={(s) => {
+            setSelected(s);
+            setError(null);
+          }}
+          fixed={{ ids: assigned, note: 'Assigned' }}
+          emptyText="Add friends first to assign them prompts."
+          error={error}
+          action={{
+            label: `Assign${selected.length ? ` (${selected.length})` : ''}`,
+            busy,
+            onClick: () => void assign(),
+          }}
+        />
       )}
     </Dialog>
   );

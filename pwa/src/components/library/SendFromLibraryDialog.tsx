@@ -3,14 +3,12 @@ import type { Prompt, SelfUser } from '@pingme/shared';
 import { useState } from 'react';
 import { afterNextPaint } from '../../lib/frames';
 import { toast } from '../../stores';
-import { Button } from '../Button';
-import { Dialog, DialogClose } from '../Dialog';
+import { Dialog } from '../Dialog';
 import { sendPromptPing } from '../home/send-pings';
 import type { FriendRow } from '../home/useHomeData';
 import { sentToast } from '../pings/SendPromptDialog';
-import { FriendPicker } from './FriendPicker';
 import { LIBRARY_MESSAGES, promptEmoji } from './library-rules';
-import { PromptPreview } from './PromptPreview';
+import { PromptFriendsForm } from './PromptFriendsForm';
 
 export interface SendFromLibraryDialogProps {
   prompt: Prompt | null;
@@ -70,36 +68,20 @@ export function SendFromLibraryDialog({
       description="Choose the friend who should get it."
     >
       {prompt && (
-        <div className="library-dialog">
-          <PromptPreview prompt={prompt} />
-          {friends.length === 0 ? (
-            <p className="library-dialog__empty">Add friends first to send them pings.</p>
-          ) : (
-            <FriendPicker
-              legend="Friend"
-              mode="one"
-              friends={friends}
-              selected={selected}
-              onChange={(s) => {
-                setSelected(s);
-                setError(null);
-              }}
-            />
-          )}
-          {error && (
-            <p className="field__error" role="alert">
-              {error}
-            </p>
-          )}
-          <div className="dialog__actions">
-            <DialogClose asChild>
-              <Button variant="secondary">Cancel</Button>
-            </DialogClose>
-            <Button onClick={send} loading={busy} disabled={friends.length === 0}>
-              Send
-            </Button>
-          </div>
-        </div>
+        <PromptFriendsForm
+          prompt={prompt}
+          legend="Friend"
+          mode="one"
+          friends={friends}
+          selected={selected}
+          onSelect={(s) => {
+            setSelected(s);
+            setError(null);
+          }}
+          emptyText="Add friends first to send them pings."
+          error={error}
+          action={{ label: 'Send', busy, onClick: () => void send() }}
+        />
       )}
     </Dialog>
   );

@@ -604,11 +604,8 @@ describe('guarantee 10: a push is a hint', () => {
 describe('a device offline for longer than the change log keeps', () => {
   it('signs in again, gets a snapshot, and its waiting writes apply once', async () => {
     // A server of its own: pruning the change log moves the floor for everyone on it.
-    const dist = process.env.E2E_PWA_DIST
-      ? path.resolve(process.env.E2E_PWA_DIST)
-      : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
     ownServer = await startTestServer(
-      { PWA_DIST: dist },
+      { PWA_DIST: pwaDist() },
       { mailer: { delivers: false, send: async () => {} } },
     );
     const base = ownServer.url;
@@ -720,6 +717,39 @@ describe('another person signs in where a session expired', () => {
 });
 
 /** A registered person past the setup, signed in, on `base`. */
+describe('a session ended elsewhere while the tab is open', () => {
+  it('the socket notices first: the spec’s toast and the sign-in page, never a silent landing', async () => {
+    // A server of its own, whose heartbeat closes a dead session's socket within half a second.
+    ownServer = await startTestServer(
+      { PWA_DIST: pwaDist(), WS_HEARTBEAT_MS: '300' },
+      { mailer: { delivers: false, send: async () => {} } },
+    );
+    const base = ownServer.url;
+    const [ada, bo] = [await personOn(base, 'Ada'), await personOn(base, 'Bo')];
+    await befriendOn(base, ada, bo);
+    const page = await newPage({ baseURL: base });
+    await signInPage(page, ada, base);
+    const tab = await home(ada, 1, base, page.context());
+    await page.close();
+
+    // Ada signs out on another device; this tab makes no request of its own meanwhile.
+    expect((await call(ada, 'POST', '/api/logout', undefined, base)).status).toBe(200);
+    await tab.page
+      .locator('.toast')
+      .filter({ hasText: 'You are logged out. Logging in again...' })
+      .waitFor({ timeout: 15_000 });
+    await new AuthPage(tab.page).loginTab.waitFor({ timeout: 15_000 });
+    expect(new URL(tab.page.url()).pathname).toBe('/auth');
+  });
+});
+
+/** The built PWA the shared server serves (a private build with E2E_PWA_DIST). */
+function pwaDist(): string {
+  return process.env.E2E_PWA_DIST
+    ? path.resolve(process.env.E2E_PWA_DIST)
+    : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+}
+
 async function personOn(base: string, firstName: string): Promise<Person> {
   const email = `${firstName.toLowerCase()}-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`;
   const password = 'correct horse';

@@ -65,8 +65,11 @@ export function errorMessage(err: unknown, fallback = 'Something went wrong. Ple
 
 let leavingForLogin = false;
 
-/** Spec section 8: toast, then the sign-in page 500 ms later (once, however many calls fail). */
-function handleUnauthorized(): void {
+/**
+ * Spec section 8: toast, then the sign-in page 500 ms later (once, however many calls fail).
+ * Also run by session.ts when the server no longer knows a session the app was using.
+ */
+export function handleUnauthorized(): void {
   if (leavingForLogin) return;
   leavingForLogin = true;
   toast({

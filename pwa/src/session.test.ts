@@ -1,9 +1,15 @@
 import 'fake-indexeddb/auto';
 import type { SelfUser } from '@pingme/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { db, getMeta } from './db';
-import { bootSession } from './session';
-import { useSession } from './stores';
+
+/** Fresh modules per test: the 401 flow runs once per page, as api.ts remembers. */
+let db: typeof import('./db').db;
+let getMeta: typeof import('./db').getMeta;
+let bootSession: typeof import('./session').bootSession;
+let refreshSession: typeof import('./session').refreshSession;
+let useSession: typeof import('./stores').useSession;
+let useToasts: typeof import('./stores').useToasts;
+let useUi: typeof import('./stores').useUi;
 
 const user: SelfUser = {
   id: '0190a7a2-7c1e-7b3a-9d2e-1f2a3b4c5d6e',
@@ -31,15 +37,28 @@ const user: SelfUser = {
 };
 
 const fetchMock = vi.fn<typeof fetch>();
+const assign = vi.fn<(url: string | URL) => void>();
 
 beforeEach(async () => {
+  vi.resetModules();
+  ({ db, getMeta } = await import('./db'));
+  ({ bootSession, refreshSession } = await import('./session'));
+  ({ useSession, useToasts, useUi } = await import('./stores'));
   vi.stubGlobal('fetch', fetchMock);
   fetchMock.mockReset();
+  assign.mockReset();
+  vi.spyOn(window.location, 'assign').mockImplementation(assign);
   await db.meta.clear();
   useSession.setState({ status: 'loading', user: null, confirmed: false });
 });
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => db.close());
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 const answer = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -73,6 +92,35 @@ describe('session', () => {
     await settle();
     expect(useSession.getState().status).toBe('signed-out');
     expect(await getMeta('currentUser')).toBeUndefined();
+  });
+
+  it('a session in use that the server no longer knows: the spec’s toast, then sign-in, once', async () => {
+    fetchMock.mockResolvedValueOnce(answer200(user));
+    await bootSession();
+    expect(useSession.getState().status).toBe('signed-in');
+    // Expired meanwhile: two checks notice it (the socket's and the network's), one flow runs.
+    fetchMock.mockImplementation(() => Promise.resolve(answer(200, { user: null })));
+    await Promise.all([refreshSession(), refreshSession()]);
+    expect(useSession.getState().status).toBe('signed-out');
+    expect(await getMeta('currentUser')).toBeUndefined();
+    expect(useToasts.getState().current).toMatchObject({
+      title: 'Unauthorized',
+      description: 'You are logged out. Logging in again...',
+    });
+    expect(useUi.getState().leavingTo).toBe('/api/login');
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
+    expect(assign).toHaveBeenCalledWith('/api/login');
+  });
+
+  it('a visitor stays on the landing page when the server says nobody: no toast, no sign-in', async () => {
+    fetchMock.mockResolvedValueOnce(answer(200, { user: null }));
+    await bootSession();
+    await refreshSession();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(useSession.getState().status).toBe('signed-out');
+    expect(useToasts.getState().current).toBeNull();
+    expect(useUi.getState().leavingTo).toBeNull();
+    expect(assign).not.toHaveBeenCalled();
   });
 
   it('asks GET /api/session (the preloaded request) and treats { user: null } as signed out', async () => {

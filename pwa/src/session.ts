@@ -4,7 +4,7 @@
  * answer so the app knows the person offline and starts without waiting for the network.
  */
 import { SelfUser, SessionResponse } from '@pingme/shared';
-import { ApiError, api } from './api';
+import { ApiError, api, handleUnauthorized } from './api';
 import { clearPersonalData, deleteMeta, getMeta, setMeta } from './db';
 import { useSession } from './stores';
 
@@ -71,6 +71,9 @@ async function applyAnswer(answer: ServerAnswer): Promise<SelfUser | null> {
     return answer.user;
   }
   if ('signedOut' in answer) {
+    // A session in use ended on the server (expired, signed out everywhere, password changed):
+    // the spec's 401 flow, whichever request noticed first, never a silent switch to the landing.
+    if (useSession.getState().status === 'signed-in') handleUnauthorized();
     await forgetUser();
     return null;
   }

@@ -38,7 +38,7 @@ import {
   type SignedInRole,
   type World,
 } from './authz-world';
-import { makeFriends, type Res } from './harness';
+import { makeFriends, pullAll, type Res } from './harness';
 import { listRoutes, routeKey } from './routes';
 
 let w: World;
@@ -941,11 +941,15 @@ const TABLE: Row[] = [
   ),
   row('PATCH /api/pings/:id/read', (w, role) => ({ path: `/api/pings/${pingFor(w, role)}/read` }), {
     stranger: PING_NOT_FOUND,
-    // The history ping they received: they may mark it read. Known gap (docs/security.md,
-    // "Authorization matrix"): the ping has one read mark, so the other person sees it read.
-    blocked: ok(200, ({ res, role }) =>
-      expect(res.body).toMatchObject({ id: pingFor(w, role), isRead: true }),
-    ),
+    // The history ping they received: they may mark it read, and A, who sent it, is not told
+    // (docs/security.md, "Blocking": after a block a read mark stays with the reader).
+    blocked: ok(200, async ({ res, role }) => {
+      expect(res.body).toMatchObject({ id: pingFor(w, role), isRead: true });
+      const asASees = (await pullAll(w.client('owner'))).changes.find(
+        (c) => c.entity === 'ping' && c.id === pingFor(w, role),
+      );
+      expect(asASees?.data).toMatchObject({ isRead: false, readAt: null });
+    }),
     // F sent it: only the receiver reads a ping.
     friend: PING_NOT_FOUND,
     owner: ok(200, ({ res }) =>

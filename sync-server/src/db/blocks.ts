@@ -7,6 +7,7 @@
 import type { UserSummary } from '@pingme/shared';
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from './connection';
+import { chunks } from './prompts';
 import type { Database } from './schema';
 
 /** Either person has blocked the other. */
@@ -22,6 +23,36 @@ export async function isBlockedEitherWay(db: Db, a: string, b: string): Promise<
     )
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * The people among `others` with a block between them and `me` (either way), each with the time
+ * the earliest block still in force began.
+ */
+export async function blocksWith(
+  db: Db,
+  me: string,
+  others: readonly string[],
+): Promise<Map<string, string>> {
+  const since = new Map<string, string>();
+  for (const part of chunks([...new Set(others)])) {
+    const rows = await db
+      .selectFrom('blocks')
+      .select(['blockerId', 'blockedId', 'createdAt'])
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('blockerId', '=', me), eb('blockedId', 'in', part)]),
+          eb.and([eb('blockedId', '=', me), eb('blockerId', 'in', part)]),
+        ]),
+      )
+      .execute();
+    for (const r of rows) {
+      const other = r.blockerId === me ? r.blockedId : r.blockerId;
+      const known = since.get(other);
+      if (known === undefined || r.createdAt < known) since.set(other, r.createdAt);
+    }
+  }
+  return since;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   type ReactionType,
   type UserSummary,
 } from '@pingme/shared';
+import { blocksWith } from './blocks';
 import { compiledOnce } from './compiled';
 import type { Db } from './connection';
 import { nowIso } from './connection';
@@ -203,13 +204,41 @@ export async function loadPings(db: Db, viewerId: string, ids: string[]): Promis
       .where('pingId', 'in', pingIds)
       .execute();
     const marks = new Set(bookmarked.map((m) => m.pingId));
-    for (const r of rows) byId.set(r.id, toPing(r, people, marks.has(r.id)));
+    const unreadToSender = await readsAfterABlock(db, viewerId, rows);
+    for (const r of rows) {
+      const shown = unreadToSender.has(r.id) ? { ...r, isRead: 0, readAt: null } : r;
+      byId.set(r.id, toPing(shown, people, marks.has(r.id)));
+    }
     for (const x of reactions) byId.get(x.pingId)?.reactions.push(x);
   }
   return ids.flatMap((id) => {
     const p = byId.get(id);
     return p ? [p] : [];
   });
+}
+
+/**
+ * Pings viewerId sent that the receiver read after a block between the two (either way): the
+ * read mark stays with the reader, so the sender is not told the blocked side is still there
+ * (docs/security.md, "Blocking").
+ */
+async function readsAfterABlock(db: Db, viewerId: string, rows: PingRow[]): Promise<Set<string>> {
+  const read = rows.filter((r) => r.senderId === viewerId && r.readAt !== null);
+  if (read.length === 0) return new Set();
+  const blocked = await blocksWith(
+    db,
+    viewerId,
+    read.map((r) => r.receiverId),
+  );
+  if (blocked.size === 0) return new Set();
+  return new Set(
+    read
+      .filter((r) => {
+        const since = blocked.get(r.receiverId);
+        return since !== undefined && r.readAt! >= since;
+      })
+      .map((r) => r.id),
+  );
 }
 
 const unknownPerson = (id: string): UserSummary => ({
@@ -455,6 +484,27 @@ export async function pingIdsBetween(
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Pings between a and b (either way) read at or after `since`. */
+export async function pingIdsReadSince(
+  db: Db,
+  a: string,
+  b: string,
+  since: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('pings')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('senderId', '=', a), eb('receiverId', '=', b)]),
+        eb.and([eb('senderId', '=', b), eb('receiverId', '=', a)]),
+      ]),
+    )
+    .where('readAt', '>=', since)
     .execute();
   return rows.map((r) => r.id);
 }

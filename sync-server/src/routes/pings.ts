@@ -22,7 +22,7 @@ import {
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { AppDeps } from '../app';
-import { isBlockedEitherWay } from '../db/blocks';
+import { blocksWith, isBlockedEitherWay } from '../db/blocks';
 import type { Db } from '../db/connection';
 import { areFriends } from '../db/friendships';
 import {
@@ -216,7 +216,15 @@ export function pingRoutes({ db }: AppDeps): Router {
     const me = currentUser(ctx).id;
     await mutate(ctx, db, async (trx, feed) => {
       const changed = await markAllRead(trx, me);
-      for (const p of changed) await feed.record([me, p.senderId], 'ping', p.id);
+      // After a block the read mark stays with the reader: the sender is not told (loadPings).
+      const blocked = await blocksWith(
+        trx,
+        me,
+        changed.map((p) => p.senderId),
+      );
+      for (const p of changed) {
+        await feed.record(blocked.has(p.senderId) ? [me] : [me, p.senderId], 'ping', p.id);
+      }
       return { body: { count: changed.length } satisfies CountResponse };
     });
   });
@@ -228,7 +236,11 @@ export function pingRoutes({ db }: AppDeps): Router {
       const p = await findPing(trx, id);
       // Only the receiver reads a ping; to anyone else it does not exist here.
       if (!p || p.receiverId !== me) throw notFound(PING_NOT_FOUND);
-      if (await markRead(trx, id, me)) await feed.record([p.senderId, me], 'ping', id);
+      if (await markRead(trx, id, me)) {
+        // After a block the read mark stays with the reader: the sender is not told (loadPings).
+        const told = (await isBlockedEitherWay(trx, me, p.senderId)) ? [me] : [p.senderId, me];
+        await feed.record(told, 'ping', id);
+      }
       return { body: await loadOne(trx, me, id) };
     });
   });

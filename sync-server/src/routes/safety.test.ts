@@ -229,6 +229,83 @@ describe('a blocked person is answered exactly as a stranger, both ways', () => 
   });
 });
 
+describe('read marks after a block stay with the reader', () => {
+  let a: MadeUser;
+  let b: MadeUser;
+  let readBefore: string;
+  let readAfter: string;
+  let readByAll: string;
+  let cursorA: number;
+
+  beforeAll(async () => {
+    a = await makeUser(server, { firstName: 'Wilhelmina' });
+    b = await makeUser(server, { firstName: 'Valentin' });
+    await makeFriends(a, b);
+    readBefore = (await sendPing(a, b)).body.id;
+    readAfter = (await sendPing(a, b)).body.id;
+    readByAll = (await sendPing(a, b)).body.id;
+    expect((await b.client.patch(`/api/pings/${readBefore}/read`)).status).toBe(200);
+    // Whoever blocks, the other is not told: here the sender is the one who blocked.
+    expect((await a.client.post('/api/blocks', { userId: b.id })).status).toBe(201);
+    cursorA = (await pullAll(a.client)).cursor;
+  });
+
+  /**
+   * The ping as the sender's sources show it: the snapshot, and the REST answer of a route that
+   * returns it (a bookmark of their own history, which only they see).
+   */
+  async function asSenderSees(id: string) {
+    const snapshot = (await pullAll(a.client)).changes.find((c) => c.id === id)?.data;
+    const rest = (await a.client.patch(`/api/pings/${id}/bookmark`, { bookmarked: true })).body;
+    return { rest, snapshot };
+  }
+
+  it('the receiver still marks them read, and sees them read', async () => {
+    const one = await b.client.patch(`/api/pings/${readAfter}/read`);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ id: readAfter, isRead: true });
+    const all = await b.client.patch('/api/pings/mark-all-read');
+    expect(all.body).toEqual({ count: 1 });
+    const mine = (await b.client.get('/api/pings/recent')).body as {
+      id: string;
+      isRead: boolean;
+    }[];
+    expect(mine.filter((p) => [readAfter, readByAll].includes(p.id))).toEqual([
+      expect.objectContaining({ isRead: true }),
+      expect.objectContaining({ isRead: true }),
+    ]);
+  });
+
+  it('the sender is told nothing: no change row, and every answer shows them unread', async () => {
+    const { changes } = await pullAll(a.client, cursorA);
+    expect(changes.filter((c) => c.entity === 'ping')).toEqual([]);
+    for (const id of [readAfter, readByAll]) {
+      const seen = await asSenderSees(id);
+      expect(seen.rest).toMatchObject({ id, isRead: false, readAt: null });
+      expect(seen.snapshot).toMatchObject({ id, isRead: false, readAt: null });
+    }
+  });
+
+  it('a read before the block stays as it was', async () => {
+    const seen = await asSenderSees(readBefore);
+    expect(seen.rest).toMatchObject({ id: readBefore, isRead: true });
+    expect(seen.snapshot).toMatchObject({ id: readBefore, isRead: true });
+  });
+
+  it('once unblocked, the sender’s device is told of the reads it may now see, as a snapshot shows them', async () => {
+    const { cursor } = await pullAll(a.client);
+    expect((await a.client.del(`/api/blocks/${b.id}`)).status).toBe(200);
+    const { changes } = await pullAll(a.client, cursor);
+    const told = changes.filter((c) => c.entity === 'ping');
+    expect(told.map((c) => c.id).sort()).toEqual([readAfter, readByAll].sort());
+    const snapshot = (await pullAll(a.client)).changes;
+    for (const c of told) {
+      expect(c.data).toMatchObject({ isRead: true });
+      expect(c.data).toEqual(snapshot.find((x) => x.id === c.id)?.data);
+    }
+  });
+});
+
 describe('DELETE /api/blocks/{userId}', () => {
   it('lifts the caller’s own block; the friendship does not come back; they may ask again', async () => {
     const a = await makeUser(server);

@@ -21,7 +21,7 @@ import {
 import type { AppDeps } from '../app';
 import { deleteBlock, findBlock, insertBlock, listBlocked } from '../db/blocks';
 import { nowIso } from '../db/connection';
-import { findPing } from '../db/pings';
+import { findPing, pingIdsReadSince } from '../db/pings';
 import { findReport, insertReport, listAdminReports, resolveReport, toReport } from '../db/reports';
 import { findUserById, toSummary } from '../db/users';
 import { badRequest, conflict, notFound } from '../errors';
@@ -75,10 +75,18 @@ export function safetyRoutes({ db, config }: AppDeps): Router {
   router.delete('/blocks/:userId', signedIn, validate({ params: BlockParams }), async (ctx) => {
     const me = currentUser(ctx).id;
     const { userId } = input<unknown, unknown, BlockParams>(ctx).params;
-    await mutate<UnblockResponse>(ctx, db, async (trx) => {
+    await mutate<UnblockResponse>(ctx, db, async (trx, feed) => {
       // Only the caller's own block goes; a block the other person made stays. Nothing that
       // the block ended comes back: friends ask each other again.
+      const block = await findBlock(trx, me, userId);
       const wasBlocked = await deleteBlock(trx, me, userId);
+      // Read marks the block kept from a sender may show again (loadPings): both devices
+      // fetch those pings anew, so what they hold stays what a snapshot would say.
+      if (block) {
+        for (const id of await pingIdsReadSince(trx, me, userId, block.createdAt)) {
+          await feed.record([me, userId], 'ping', id);
+        }
+      }
       return { body: { success: true, wasBlocked } };
     });
   });

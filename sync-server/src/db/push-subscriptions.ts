@@ -1,6 +1,6 @@
 /**
  * Web Push subscriptions: one row per browser push endpoint, owned by whoever subscribed it
- * last (a browser that signs in as someone else hands its endpoint over).
+ * last (a browser that signs in as someone else hands its endpoint over, with the same keys).
  */
 import { randomUUID } from 'node:crypto';
 import type { PushSubscriptionInfo } from '@pingme/shared';
@@ -15,16 +15,23 @@ export function toInfo(r: PushSubscriptionRow): PushSubscriptionInfo {
   return { id: r.id, endpoint: r.endpoint, deviceId: r.deviceId, createdAt: r.createdAt };
 }
 
+export async function findSubscriptionByEndpoint(
+  db: Db,
+  endpoint: string,
+): Promise<PushSubscriptionRow | undefined> {
+  return db
+    .selectFrom('pushSubscriptions')
+    .selectAll()
+    .where('endpoint', '=', endpoint)
+    .executeTakeFirst();
+}
+
 /** Creates the endpoint's row, or takes it over with fresh keys; `created` tells which. */
 export async function upsertSubscription(
   db: Db,
   s: { userId: string; endpoint: string; p256dh: string; auth: string; deviceId: string | null },
 ): Promise<{ row: PushSubscriptionRow; created: boolean }> {
-  const existing = await db
-    .selectFrom('pushSubscriptions')
-    .selectAll()
-    .where('endpoint', '=', s.endpoint)
-    .executeTakeFirst();
+  const existing = await findSubscriptionByEndpoint(db, s.endpoint);
   if (existing) {
     const row = await db
       .updateTable('pushSubscriptions')

@@ -294,8 +294,9 @@ describe('Web Push', () => {
     const a = await makeUser(server);
     const b = await makeUser(server);
     const mine = await subscribe(a, `/ok/${a.id}/shared-browser`);
-    // The same browser signs in as B and subscribes again: the endpoint moves to B.
-    const keys = newBrowserKeys();
+    // The same browser signs in as B and subscribes again (its subscription, keys and all):
+    // the endpoint moves to B.
+    const { keys } = mine;
     const again = await b.client.post('/api/push/subscribe', {
       endpoint: mine.endpoint,
       keys: {

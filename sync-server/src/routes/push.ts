@@ -10,12 +10,19 @@ import {
   type VapidPublicKeyResponse,
 } from '@pingme/shared';
 import type { AppDeps } from '../app';
-import { deleteOwnSubscription, toInfo, upsertSubscription } from '../db/push-subscriptions';
-import { badRequest, notFound } from '../errors';
+import {
+  deleteOwnSubscription,
+  findSubscriptionByEndpoint,
+  toInfo,
+  upsertSubscription,
+} from '../db/push-subscriptions';
+import { badRequest, conflict, notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
 import { mutate } from '../middleware/idempotency';
 import { jsonBody } from '../middleware/body';
 import { input, validate } from '../middleware/validate';
+
+export const PUSH_ENDPOINT_TAKEN = 'This push endpoint is registered to another subscription';
 
 /** The app parses bodies of POST, PUT and PATCH only; this DELETE carries one too. */
 const deleteBody = jsonBody(8 * 1024, ['DELETE']);
@@ -47,6 +54,17 @@ export function pushRoutes({ db, config }: AppDeps): Router {
       throw badRequest('keys.auth must be the subscription’s 16-byte secret (base64url)');
     }
     await mutate(ctx, db, async (trx) => {
+      // A browser that changes hands keeps its subscription, keys and all: another person may
+      // take an endpoint over only with its keys. The URL alone (which leaks more easily than
+      // the browser's secret) cannot silence someone's notifications.
+      const existing = await findSubscriptionByEndpoint(trx, body.endpoint);
+      if (
+        existing &&
+        existing.userId !== me &&
+        (existing.p256dh !== body.keys.p256dh || existing.auth !== body.keys.auth)
+      ) {
+        throw conflict(PUSH_ENDPOINT_TAKEN);
+      }
       const { row, created } = await upsertSubscription(trx, {
         userId: me,
         endpoint: body.endpoint,

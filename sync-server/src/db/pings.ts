@@ -12,11 +12,12 @@ import {
   type ReactionType,
   type UserSummary,
 } from '@pingme/shared';
+import type { ExpressionBuilder } from 'kysely';
 import { blocksWith } from './blocks';
 import { compiledOnce } from './compiled';
 import type { Db } from './connection';
 import { nowIso } from './connection';
-import type { PingKind, PingRow } from './schema';
+import type { Database, PingKind, PingRow } from './schema';
 import { chunks } from './prompts';
 
 export type NewPing = {
@@ -465,6 +466,15 @@ export async function receivedPingIds(db: Db, viewerId: string, limit: number): 
   return rows.map((r) => r.id);
 }
 
+/** For a query over `pings`: the ping went between a and b, either way. */
+function betweenTwo(a: string, b: string) {
+  return (eb: ExpressionBuilder<Database, 'pings'>) =>
+    eb.or([
+      eb.and([eb('senderId', '=', a), eb('receiverId', '=', b)]),
+      eb.and([eb('senderId', '=', b), eb('receiverId', '=', a)]),
+    ]);
+}
+
 /** Pings between two people, both directions, newest first. */
 export async function pingIdsBetween(
   db: Db,
@@ -475,12 +485,7 @@ export async function pingIdsBetween(
   const rows = await db
     .selectFrom('pings')
     .select('id')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('senderId', '=', a), eb('receiverId', '=', b)]),
-        eb.and([eb('senderId', '=', b), eb('receiverId', '=', a)]),
-      ]),
-    )
+    .where(betweenTwo(a, b))
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
@@ -498,12 +503,7 @@ export async function pingIdsReadSince(
   const rows = await db
     .selectFrom('pings')
     .select('id')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('senderId', '=', a), eb('receiverId', '=', b)]),
-        eb.and([eb('senderId', '=', b), eb('receiverId', '=', a)]),
-      ]),
-    )
+    .where(betweenTwo(a, b))
     .where('readAt', '>=', since)
     .execute();
   return rows.map((r) => r.id);

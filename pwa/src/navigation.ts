@@ -9,6 +9,13 @@ export const GOOGLE_SIGN_IN_HREF = '/api/auth/google';
 
 const RETURN_TO_KEY = 'pingme.returnTo';
 
+/** Screens of the signed-out flow, which a signed-in person may still reach. */
+const SIGNED_OUT_FLOW_PATHS = ['/auth', '/reset-password', '/verify-email'];
+
+export function onSignedOutFlow(pathname: string): boolean {
+  return SIGNED_OUT_FLOW_PATHS.some((p) => pathname.startsWith(p));
+}
+
 /** Leaves the app for `href` (a real browser navigation, not a client route change). */
 export function leaveTo(href: string): void {
   useUi.getState().setLeavingTo(href);

@@ -112,6 +112,23 @@ describe('session', () => {
     expect(assign).toHaveBeenCalledWith('/api/login');
   });
 
+  it('on a reset or verification link, a stale copy’s end sends nobody away', async () => {
+    await db.meta.put({ key: 'currentUser', value: user });
+    window.history.pushState(null, '', '/reset-password?token=abc');
+    try {
+      fetchMock.mockResolvedValueOnce(answer(200, { user: null }));
+      await bootSession();
+      await settle();
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(useSession.getState().status).toBe('signed-out');
+      expect(await getMeta('currentUser')).toBeUndefined();
+      expect(useToasts.getState().current).toBeNull();
+      expect(assign).not.toHaveBeenCalled();
+    } finally {
+      window.history.pushState(null, '', '/');
+    }
+  });
+
   it('a visitor stays on the landing page when the server says nobody: no toast, no sign-in', async () => {
     fetchMock.mockResolvedValueOnce(answer(200, { user: null }));
     await bootSession();

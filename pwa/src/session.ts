@@ -6,6 +6,7 @@
 import { SelfUser, SessionResponse } from '@pingme/shared';
 import { ApiError, api, handleUnauthorized } from './api';
 import { clearPersonalData, deleteMeta, getMeta, setMeta } from './db';
+import { onSignedOutFlow } from './navigation';
 import { useSession } from './stores';
 
 /** How long a first start (nothing cached) waits for the server before treating it as offline. */
@@ -73,7 +74,10 @@ async function applyAnswer(answer: ServerAnswer): Promise<SelfUser | null> {
   if ('signedOut' in answer) {
     // A session in use ended on the server (expired, signed out everywhere, password changed):
     // the spec's 401 flow, whichever request noticed first, never a silent switch to the landing.
-    if (useSession.getState().status === 'signed-in') handleUnauthorized();
+    // On the signed-out flow's own screens (a reset or verification link) the person stays.
+    if (useSession.getState().status === 'signed-in' && !onSignedOutFlow(location.pathname)) {
+      handleUnauthorized();
+    }
     await forgetUser();
     return null;
   }

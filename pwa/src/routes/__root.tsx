@@ -11,7 +11,7 @@ import { StatusCard } from '../components/StatusCard';
 import { TopBar } from '../components/TopBar';
 import { UpdatePrompt } from '../components/UpdatePrompt';
 import { cx } from '../components/cx';
-import { LOGIN_HREF } from '../navigation';
+import { LOGIN_HREF, onSignedOutFlow } from '../navigation';
 import { useSession, useUi } from '../stores';
 import { NotFoundScreen } from './not-found';
 
@@ -41,9 +41,6 @@ const FriendRequestsBanner = lazyRouteComponent(
   'FriendRequestsBanner',
 );
 
-/** Screens of the signed-out flow: no bottom navigation there, even when signed in. */
-const FLOW_PATHS = ['/auth', '/reset-password', '/verify-email'];
-
 export const rootRoute = createRootRoute({
   loader: async ({ location }) => {
     const signedIn = useSession.getState().status === 'signed-in';
@@ -66,7 +63,7 @@ function RootLayout() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   // A new account finishes the setup before anything else (spec section 6).
   const needsSetup = useNeedsSetup(pathname);
-  const showNav = signedIn && !needsSetup && !FLOW_PATHS.some((p) => pathname.startsWith(p));
+  const showNav = signedIn && !needsSetup && !onSignedOutFlow(pathname);
   // A visitor's first frame goes out before the toast viewport and the sync host are fetched.
   const painted = useFirstFramePainted();
   const withToaster = painted || toasterLoaded !== undefined || signedIn;

@@ -7,11 +7,9 @@
 import type { SyncUser } from '@pingme/shared';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db } from '../../db';
+import { onSignedOutFlow } from '../../navigation';
 import { useSession } from '../../stores';
 import { completedSetupHere } from './completed';
-
-/** Screens of the signed-out flow, which a signed-in person may still reach. */
-const UNGATED_PATHS = ['/auth', '/reset-password', '/verify-email'];
 
 export function useNeedsSetup(pathname: string): boolean {
   const user = useSession((s) => (s.status === 'signed-in' ? s.user : null));
@@ -26,5 +24,5 @@ export function useNeedsSetup(pathname: string): boolean {
     false,
   );
   if (!user || user.onboardingCompleted || deviceDone || completedSetupHere(user.id)) return false;
-  return !UNGATED_PATHS.some((p) => pathname.startsWith(p));
+  return !onSignedOutFlow(pathname);
 }

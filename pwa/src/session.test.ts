@@ -116,8 +116,12 @@ describe('session', () => {
     await db.meta.put({ key: 'currentUser', value: user });
     window.history.pushState(null, '', '/reset-password?token=abc');
     try {
-      fetchMock.mockResolvedValueOnce(answer(200, { user: null }));
+      let reply: (res: Response) => void = () => undefined;
+      fetchMock.mockReturnValueOnce(new Promise<Response>((resolve) => (reply = resolve)));
       await bootSession();
+      // The cached copy came first: signed in, until the server's answer.
+      expect(useSession.getState()).toMatchObject({ status: 'signed-in', confirmed: false });
+      reply(answer(200, { user: null }));
       await settle();
       await new Promise((resolve) => setTimeout(resolve, 600));
       expect(useSession.getState().status).toBe('signed-out');

@@ -52,9 +52,8 @@ beforeEach(async () => {
   useSession.setState({ status: 'loading', user: null, confirmed: false });
 });
 
-afterEach(() => db.close());
-
 afterEach(() => {
+  db.close();
   vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();

@@ -53,6 +53,11 @@ export interface OutboxRow {
   /** The spec's error toast for a final refusal (title 'Error' unless given). */
   errorToast?: { title?: string; description: string; preferServerMessage?: boolean };
   /**
+   * Who made the write (the signed-in person then), so it never goes out under someone else's
+   * session (sync/device-owner.ts). Absent: no one was known to be signed in.
+   */
+  userId?: string;
+  /**
    * The server's latest version of rows this write touches (`table:key` → row, null: gone), as
    * pulls brought them while the write waited under its optimistic row. The pull does not send
    * them again, so acknowledging or refusing the write puts these back (sync/effects.ts).

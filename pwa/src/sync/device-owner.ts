@@ -1,6 +1,7 @@
 /**
  * The device's data belongs to one person: the rows the pull brought (their `self` user row says
- * whose) and the writes waiting in the outbox. When someone else signs in on this device (the
+ * whose) and the writes waiting in the outbox (each names its author, which covers a person who
+ * wrote before their first pull ever finished). When someone else signs in on this device (the
  * first person's session expired or was ended elsewhere, so they never signed out here), none
  * of it is theirs to see, and the waiting writes must never go out under their session: it is
  * all forgotten, as signing out would have done. The same person signing in again keeps it all,
@@ -11,7 +12,10 @@ import { clearPersonalData, db, getMeta, setMeta } from '../db';
 /** Forgets another person's data before `userId` syncs; answers whether anything was forgotten. */
 export async function claimDeviceData(userId: string): Promise<boolean> {
   const owner = await db.users.where('relation').equals('self').first();
-  if (!owner || owner.id === userId) return false;
+  const othersWrite = await db.outbox
+    .filter((e) => e.userId !== undefined && e.userId !== userId)
+    .first();
+  if ((!owner || owner.id === userId) && !othersWrite) return false;
   const signedIn = await getMeta('currentUser');
   await clearPersonalData();
   if (signedIn?.id === userId) await setMeta('currentUser', signedIn);

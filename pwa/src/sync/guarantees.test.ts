@@ -14,6 +14,7 @@ import 'fake-indexeddb/auto';
 import type { Ping } from '@pingme/shared';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { db, getMeta, setMeta } from '../db';
+import { useSession } from '../stores';
 import { claimDeviceData } from './device-owner';
 import { localWrite } from './local-write';
 import { TransportError } from './outbox-worker';
@@ -22,6 +23,7 @@ import { BATCH_TIMEOUT_MS, postBatch } from './transport';
 
 beforeEach(async () => {
   await Promise.all(db.tables.map((t) => t.clear()));
+  useSession.getState().setSignedOut();
 });
 
 function ping(fields: Partial<Ping> = {}): Ping {
@@ -115,6 +117,21 @@ describe('the device’s data is one person’s', () => {
     expect(await getMeta('cursor')).toBeUndefined();
     // Who is signed in now stays known offline.
     expect(await getMeta('currentUser')).toEqual({ id: 'cy' });
+  });
+
+  it('a person who wrote before their first pull ever finished: someone else signing in forgets the writes', async () => {
+    useSession.getState().setUser({ id: 'ada' } as never, true);
+    // No `self` row yet: only the outbox entry says whose the write is.
+    const entry = await localWrite({
+      request: { method: 'POST', path: '/api/pings', body: { id: 'p1', receiverId: 'bo' } },
+      effects: [{ table: 'pings', key: 'p1', after: { id: 'p1', pending: true } }],
+    });
+    expect(entry.userId).toBe('ada');
+    expect(await claimDeviceData('ada')).toBe(false);
+    expect(await db.outbox.count()).toBe(1);
+    expect(await claimDeviceData('cy')).toBe(true);
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.pings.count()).toBe(0);
   });
 
   it('the same person signing in again keeps everything, and their writes still go out', async () => {

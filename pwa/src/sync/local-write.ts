@@ -16,6 +16,7 @@
  */
 import { uuidv7 } from '@pingme/shared';
 import { db, type EffectTable, type OutboxRow, type WriteEffect } from '../db';
+import { useSession } from '../stores';
 import { reapplyPendingWrites, rollbackWrite, tableOf } from './effects';
 import { requestOutboxFlush } from './outbox';
 
@@ -41,6 +42,7 @@ export { reapplyPendingWrites, rollbackWrite, tableOf };
 export async function localWrite(write: LocalWrite): Promise<OutboxRow> {
   const effects = write.effects ?? [];
   const tables = [...new Set(effects.map((e) => e.table))].map(tableOf);
+  const author = useSession.getState().user?.id;
   const row = await db.transaction('rw', [db.outbox, ...tables], async () => {
     const recorded: WriteEffect[] = [];
     for (const e of effects) {
@@ -62,6 +64,7 @@ export async function localWrite(write: LocalWrite): Promise<OutboxRow> {
       status: 'pending',
       effects: recorded,
       ...(write.errorToast ? { errorToast: write.errorToast } : {}),
+      ...(author ? { userId: author } : {}),
     };
     entry.seq = await db.outbox.add(entry);
     return entry;

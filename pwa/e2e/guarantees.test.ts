@@ -476,29 +476,38 @@ describe('guarantee 7: read-your-writes', () => {
     expect(await pending.count()).toBe(1);
 
     // A cursor this server never issued: the next pull is a snapshot, whose sweep deletes every
-    // row it did not mention, except those of waiting writes.
-    await page.evaluate(
-      () =>
-        new Promise<void>((resolve, reject) => {
-          const open = indexedDB.open('pingme');
-          open.onerror = () => reject(open.error);
-          open.onsuccess = () => {
-            const tx = open.result.transaction('meta', 'readwrite');
-            tx.objectStore('meta').put({ key: 'cursor', value: 1e12 });
-            tx.oncomplete = () => {
-              open.result.close();
-              resolve();
+    // row it did not mention, except those of waiting writes. Written under the pull's lock, so
+    // no pull under way saves its own cursor over it.
+    await page.evaluate(() =>
+      navigator.locks.request(
+        'pingme-pull',
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const open = indexedDB.open('pingme');
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const tx = open.result.transaction('meta', 'readwrite');
+              tx.objectStore('meta').put({ key: 'cursor', value: 1e12 });
+              tx.oncomplete = () => {
+                open.result.close();
+                resolve();
+              };
+              tx.onerror = () => reject(tx.error);
             };
-            tx.onerror = () => reject(tx.error);
-          };
-        }),
+          }),
+      ),
     );
+    const cursor = async () =>
+      (await dexieRows<{ key: string; value: unknown }>(page, 'meta')).find(
+        (m) => m.key === 'cursor',
+      )?.value;
     const snapshotsBefore = proxy.pulls.filter((p) => p.reset).length;
     await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
     await expect
       .poll(() => proxy!.pulls.filter((p) => p.reset).length)
       .toBeGreaterThan(snapshotsBefore);
-    await page.waitForTimeout(500);
+    // The snapshot's last page saves its cursor in the same transaction as the sweep.
+    await expect.poll(cursor).not.toBe(1e12);
     expect(await pending.count()).toBe(1);
     expect((await dexieRows<PingRow>(page, 'pings')).map((p) => p.id)).toEqual([entry.body.id]);
     expect(await receivedIds(bo)).toEqual([]);
@@ -657,6 +666,7 @@ describe('a device offline for longer than the change log keeps', () => {
     // applied, and the person is asked to sign in.
     const auth = new AuthPage(page);
     await auth.loginTab.waitFor({ timeout: 30_000 });
+    await expect.poll(() => proxy!.batches.every((b) => b.status !== undefined)).toBe(true);
     expect(proxy.batches.filter((b) => b.status !== 401)).toEqual([]);
     expect(await receivedIds(bo, base)).toEqual([]);
     expect((await outbox(page)).map((e) => e.idempotencyKey)).toEqual([entry.idempotencyKey]);
@@ -665,7 +675,7 @@ describe('a device offline for longer than the change log keeps', () => {
     await tab.tile(new RegExp(`${HUG}.*1 friend$`)).waitFor({ timeout: 30_000 });
     await nothingWaiting(page).waitFor({ timeout: 30_000 });
 
-    expect(await receivedIds(bo, base)).toEqual([entry.body.id]);
+    await expect.poll(() => receivedIds(bo, base)).toEqual([entry.body.id]);
     // The snapshot's sweep removed Cy, kept the sent ping and brought Bo's.
     await expect
       .poll(async () => (await dexieRows<{ id: string }>(page, 'users')).map((u) => u.id).sort())
@@ -675,7 +685,8 @@ describe('a device offline for longer than the change log keeps', () => {
       .toEqual([entry.body.id!, fromBo.body.id].sort());
     expect((await dexieRows<PingRow>(page, 'pings')).some((p) => p.pending)).toBe(false);
     // Her cursor was below the floor: the first pull after signing in answered a snapshot.
-    const after = proxy.pulls.slice(pullsBefore);
+    // (A 401 from before the sign-in may still land after `pullsBefore` was read.)
+    const after = proxy.pulls.slice(pullsBefore).filter((p) => p.status === 200);
     expect(after[0]).toMatchObject({ status: 200, reset: true });
     expect(after[0]!.query).toMatch(/^since=\d+/);
     // The one write was never applied before (at most refused with 401), then applied once.
@@ -735,10 +746,16 @@ describe('a session ended elsewhere while the tab is open', () => {
 
     // Ada signs out on another device; this tab makes no request of its own meanwhile.
     expect((await call(ada, 'POST', '/api/logout', undefined, base)).status).toBe(200);
-    await tab.page
-      .locator('.toast')
-      .filter({ hasText: 'You are logged out. Logging in again...' })
-      .waitFor({ timeout: 15_000 });
+    // The toast is on screen for the 500 ms before the sign-in page loads: looked for on every
+    // frame, not at a locator's polling interval, which could step over it.
+    await tab.page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('.toast')].some((t) =>
+          t.textContent?.includes('You are logged out. Logging in again...'),
+        ),
+      undefined,
+      { timeout: 15_000, polling: 'raf' },
+    );
     await new AuthPage(tab.page).loginTab.waitFor({ timeout: 15_000 });
     expect(new URL(tab.page.url()).pathname).toBe('/auth');
   });

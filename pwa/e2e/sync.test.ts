@@ -96,7 +96,9 @@ describe('sync engine', () => {
     expect(await recentOf(bo)).toEqual([]);
 
     await proxy.restore();
-    await card.getByTestId('ping-pending').waitFor({ state: 'detached', timeout: 20_000 });
+    // No 'online' event here: the retry backoff, the socket's reconnect or the 15 s
+    // reachability probe brings it back, so allow two probes.
+    await card.getByTestId('ping-pending').waitFor({ state: 'detached', timeout: 40_000 });
     await syncStatus(sender.page).filter({ hasNotText: 'waiting to send' }).waitFor();
     const received = await recentOf(bo);
     expect(received).toHaveLength(1);
@@ -112,17 +114,17 @@ describe('sync engine', () => {
     const [sender, receiver] = await Promise.all([home(ada, 1), home(bo, 1)]);
     await receiver.page.evaluate(() => ((window as unknown as { stay: number }).stay = 1));
 
-    const started = Date.now();
     await sender.sendPrompt(new RegExp(HUG), ['Bo Tester']);
-    await receiver.banner.filter({ hasText: 'New Ping from Ada!' }).waitFor({ timeout: 5000 });
+    // Well inside the 60 s slow pull, so it came over /ws (no wall-clock assertion: a loaded
+    // machine may take a few seconds more).
+    await receiver.banner.filter({ hasText: 'New Ping from Ada!' }).waitFor({ timeout: 20_000 });
     await receiver.banner.filter({ hasText: 'Ping you when I need a hug' }).waitFor();
-    await receiver.card('Ping from Ada').waitFor({ timeout: 5000 });
-    expect(Date.now() - started).toBeLessThan(5000);
+    await receiver.card('Ping from Ada').waitFor({ timeout: 20_000 });
     expect(await receiver.page.evaluate(() => (window as unknown as { stay?: number }).stay)).toBe(
       1,
     );
     // The banner hides after 4 s.
-    await receiver.banner.waitFor({ state: 'detached', timeout: 6000 });
+    await receiver.banner.waitFor({ state: 'detached', timeout: 15_000 });
   });
 
   it('(c) a refused write is rolled back with the spec’s error toast', async () => {

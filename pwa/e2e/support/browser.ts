@@ -9,7 +9,7 @@ import {
   type CDPSession,
   type Page,
 } from 'playwright-core';
-import { afterAll, afterEach, inject } from 'vitest';
+import { afterAll, afterEach, expect, inject } from 'vitest';
 
 export const baseUrl = inject('baseUrl');
 export const PHONE = { width: 390, height: 844 };
@@ -155,7 +155,12 @@ export async function dexieRows<T = Record<string, unknown>>(
   );
 }
 
-/** Waits until the outbox is empty: the sync status shows nothing waiting to send. */
+/**
+ * Waits until the outbox is empty: no entry left in Dexie (a write's entry commits before
+ * anything shows it, so this cannot pass before the write was sent and acknowledged), and the
+ * sync status shows nothing waiting to send.
+ */
 export async function outboxEmpty(page: Page): Promise<void> {
+  await expect.poll(async () => (await dexieRows(page, 'outbox')).length).toBe(0);
   await page.waitForFunction(() => !document.querySelector('.sync-status__waiting'));
 }

@@ -86,6 +86,24 @@ async function serviceWorkerControls(page: Page): Promise<void> {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 }
 
+/**
+ * No Background Sync is due: every 'outbox' sync the page registered has fired (and, with this
+ * controlled tab open, the service worker answered it by asking the tab), so none can fire
+ * later with no tab open and have the worker send on its own.
+ */
+async function backgroundSyncSettled(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        const registration = (await navigator.serviceWorker.ready) as ServiceWorkerRegistration & {
+          sync?: { getTags(): Promise<string[]> };
+        };
+        return registration.sync ? registration.sync.getTags() : [];
+      }),
+    )
+    .toEqual([]);
+}
+
 const waiting = (page: Page, n: number) =>
   page.getByTestId('sync-status').filter({ hasText: `${n} waiting to send` });
 const nothingWaiting = (page: Page) =>
@@ -265,10 +283,12 @@ describe('guarantee 9: one drainer per device across tabs', () => {
     proxy = await startGuaranteeProxy(inject('serverPort'));
     const tab1 = await home(ada, 1, proxy.url);
     const context = tab1.page.context();
+    await serviceWorkerControls(tab1.page);
 
     await proxy.cut();
     const entry = await sendHug(tab1, 'Bo Tester');
     await waiting(tab1.page, 1).waitFor();
+    await backgroundSyncSettled(tab1.page);
     await tab1.page.close();
     await proxy.restore();
     // No tab open, the network back: nobody sends it (the service worker answered its one
@@ -327,6 +347,7 @@ describe('guarantees 1 and 2: a tab killed around its send', () => {
     proxy = await startGuaranteeProxy(inject('serverPort'));
     const tab1 = await home(ada, 1, proxy.url);
     const context = tab1.page.context();
+    await serviceWorkerControls(tab1.page);
 
     // The batch reaches the server and is applied there; its answer never comes back.
     proxy.batchAnswers('hold');
@@ -336,6 +357,7 @@ describe('guarantees 1 and 2: a tab killed around its send', () => {
       (n) => n === 1,
     );
     expect(await receivedIds(bo)).toEqual([entry.body.id]);
+    await backgroundSyncSettled(tab1.page);
     await crash(tab1.page);
 
     proxy.batchAnswers('deliver');

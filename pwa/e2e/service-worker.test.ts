@@ -13,6 +13,8 @@ async function controlledPage(): Promise<{ page: Page; cdp: CDPSession; registra
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
   });
+  // Controlled, so the worker's clients.matchAll finds this tab.
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
   const cdp = await page.context().newCDPSession(page);
   return { page, cdp, registrationId: await serviceWorkerRegistrationId(cdp) };
 }

@@ -65,7 +65,7 @@ export async function startMailSink(): Promise<MailSink> {
     port,
     messages,
     mailsTo,
-    async waitForMail(address, subject, count = 1, timeoutMs = 5000) {
+    async waitForMail(address, subject, count = 1, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const found = mailsTo(address, subject);

@@ -139,7 +139,7 @@ let service: PushService;
 beforeAll(async () => {
   service = new PushService();
   await service.start();
-  server = await startTestServer({ PUSH_ALLOW_HTTP_ENDPOINTS: 'true', PUSH_TIMEOUT_MS: '5000' });
+  server = await startTestServer({ PUSH_ALLOW_HTTP_ENDPOINTS: 'true', PUSH_TIMEOUT_MS: '60000' });
 });
 afterAll(async () => {
   await server.stop();
@@ -285,7 +285,7 @@ describe('Web Push', () => {
     await subscribe(b, `/slow/${b.id}`);
     // The push service holds its answer until released: the send answers all the same.
     await promptPing(a, b);
-    await vi.waitFor(() => expect(service.held).toHaveLength(1));
+    await vi.waitFor(() => expect(service.held).toHaveLength(1), { timeout: 15_000 });
     expect(service.received).toHaveLength(1);
     let idle = false;
     const idling = server.push.idle().then(() => (idle = true));

@@ -10,7 +10,7 @@ import {
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ WS_HEARTBEAT_MS: '150' });
+  server = await startTestServer({ WS_HEARTBEAT_MS: '1000' });
 });
 afterAll(() => server.stop());
 
@@ -45,7 +45,7 @@ class Device {
   }
 
   /** The first message of `type` not yet taken. */
-  async next(type: string, timeoutMs = 2000): Promise<Msg> {
+  async next(type: string, timeoutMs = 15_000): Promise<Msg> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const i = this.messages.findIndex((m) => m.type === type);
@@ -73,7 +73,7 @@ class Device {
     return this.messages.filter((m) => m.type === type).length;
   }
 
-  async waitClosed(timeoutMs = 2000) {
+  async waitClosed(timeoutMs = 15_000) {
     const deadline = Date.now() + timeoutMs;
     while (!this.closed && Date.now() < deadline) {
       await new Promise<void>((resolve) => {
@@ -239,9 +239,10 @@ describe('/ws', () => {
     const a = await makeUser(server);
     const silent = await connect(a, { autoPong: false });
     const alive = await connect(a);
-    const closed = await silent.waitClosed(3000);
+    const closed = await silent.waitClosed();
     expect(closed?.code).toBe(1006);
-    await new Promise((r) => setTimeout(r, 400));
+    // Two more heartbeats: the socket that answers stays.
+    await new Promise((r) => setTimeout(r, 2500));
     expect(alive.closed).toBeUndefined();
     await alive.settle();
   });
@@ -250,6 +251,6 @@ describe('/ws', () => {
     const a = await makeUser(server);
     const dev = await authenticated(a);
     await a.client.post('/api/logout');
-    expect((await dev.waitClosed(3000))?.code).toBe(4401);
+    expect((await dev.waitClosed())?.code).toBe(4401);
   });
 });

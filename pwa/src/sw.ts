@@ -17,7 +17,7 @@ import {
   type PrecacheEntry,
 } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import type { OutboxRow } from './db';
+import { getMeta, type OutboxRow } from './db';
 import { OUTBOX_LOCK, withLock } from './sync/locks';
 import { getSyncMeta, setSyncMeta } from './sync/meta';
 import { drainOutbox } from './sync/outbox-worker';
@@ -132,8 +132,16 @@ async function flushOutboxInBackground(): Promise<void> {
     for (const w of windows) w.postMessage(message);
     return;
   }
+  // Only the writes of the person last signed in on this device: the browser's cookie is
+  // theirs, or nobody's (a tab of someone else would have forgotten them first).
+  const author = (await getMeta('currentUser'))?.id;
+  if (!author) return;
   const result = await withLock(OUTBOX_LOCK, () =>
-    drainOutbox({ send: (entries) => postBatch(entries), onRejected: keepNoticeForNextTab }),
+    drainOutbox({
+      send: (entries) => postBatch(entries),
+      onRejected: keepNoticeForNextTab,
+      author,
+    }),
   );
   if (result.stopped && !result.stopped.unauthorized) {
     throw new Error(`outbox not drained: ${result.stopped.error}`);

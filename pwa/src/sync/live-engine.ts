@@ -127,6 +127,7 @@ export function createLiveEngine(): LiveEngine {
         send: sendBatch,
         onRejected: reportRejection,
         shouldContinue: () => signedInId() === userId,
+        author: userId,
       });
     });
     if (result.stopped?.unauthorized) {

@@ -171,6 +171,30 @@ describe('outbox worker', () => {
     expect(await db.pings.count()).toBe(2);
   });
 
+  it('sends only its author’s writes: an entry by someone else stops the drain, untouched', async () => {
+    const [mine] = await queue(1);
+    await db.outbox.update(mine!.seq!, { userId: 'ada' });
+    const [theirs] = await queue(1, 1);
+    await db.outbox.update(theirs!.seq!, { userId: 'cy' });
+    const [unnamed] = await queue(1, 2);
+    const sent: BatchEntry[] = [];
+    const result = await drainOutbox({
+      send: async (entries) => {
+        sent.push(...entries);
+        return answer(entries, () => 201);
+      },
+      onRejected: vi.fn(),
+      author: 'ada',
+    });
+    expect(sent.map(nOf)).toEqual([0]);
+    expect(result).toMatchObject({ sent: 1, batches: 1 });
+    expect(result.stopped).toBeUndefined();
+    expect((await db.outbox.toArray()).map((e) => e.idempotencyKey)).toEqual([
+      theirs!.idempotencyKey,
+      unnamed!.idempotencyKey,
+    ]);
+  });
+
   it('lets one drainer at a time hold the outbox: two racing workers send each entry once', async () => {
     // happy-dom has no Web Locks (navigator.locks is null): locks.ts's in-process fallback holds.
     expect(navigator.locks ?? null).toBeNull();

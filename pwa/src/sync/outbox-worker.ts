@@ -39,6 +39,12 @@ export interface DrainDeps {
   maxBytes?: number;
   /** Asked between batches: false stops (e.g. signed out). */
   shouldContinue?: () => boolean;
+  /**
+   * Send only this person's writes: the drain stops at an entry whose author is someone else
+   * (it waits for that person's tab, or device-owner.ts forgets it). Entries naming no author
+   * go with anyone's.
+   */
+  author?: string;
 }
 
 export interface DrainResult {
@@ -49,12 +55,17 @@ export interface DrainResult {
   stopped?: { status: number; retryAfterMs?: number; unauthorized: boolean; error: string };
 }
 
-/** O1. The oldest entries, in seq order, bounded by count and size. */
-export async function nextBatch(maxEntries: number, maxBytes: number): Promise<OutboxRow[]> {
+/** O1. The oldest entries, in seq order, bounded by count and size (and by author, if given). */
+export async function nextBatch(
+  maxEntries: number,
+  maxBytes: number,
+  author?: string,
+): Promise<OutboxRow[]> {
   const rows = await db.outbox.orderBy('seq').limit(maxEntries).toArray();
   const batch: OutboxRow[] = [];
   let bytes = 0;
   for (const row of rows) {
+    if (author !== undefined && row.userId !== undefined && row.userId !== author) break;
     const size = JSON.stringify(row.body ?? null).length + row.path.length + 64;
     if (batch.length > 0 && bytes + size > maxBytes) break;
     batch.push(row);
@@ -84,7 +95,7 @@ export async function drainOutbox(deps: DrainDeps): Promise<DrainResult> {
   const maxBytes = deps.maxBytes ?? MAX_BATCH_BYTES;
   for (;;) {
     if (deps.shouldContinue && !deps.shouldContinue()) return result;
-    const rows = await nextBatch(maxEntries, maxBytes);
+    const rows = await nextBatch(maxEntries, maxBytes, deps.author);
     if (rows.length === 0) return result;
 
     // O2. One request for the batch, each entry with its own Idempotency-Key.

@@ -79,5 +79,18 @@ export function createApp(deps: AppDeps): Koa {
     app.use(r.allowedMethods());
   }
   app.use(staticFiles(deps.config));
+  // A client that went away mid-answer (a closed tab, a lost connection) is not the server's
+  // error: only real ones reach Koa's log.
+  app.on('error', (err: unknown) => {
+    if (clientWentAway(err)) return;
+    app.onerror(err as Error);
+  });
   return app;
+}
+
+const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+function clientWentAway(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CLIENT_GONE.has(code);
 }

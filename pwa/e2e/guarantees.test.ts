@@ -21,7 +21,13 @@ import { pruneChangeLog } from '../../sync-server/src/sync/pull';
 import { startTestServer, type TestServer } from '../../sync-server/test/harness';
 import { AuthPage } from './pages/auth-page';
 import { PingsPage } from './pages/pings-page';
-import { baseUrl, dexieRows, newPage, serviceWorkerRegistrationId } from './support/browser';
+import {
+  artifact,
+  baseUrl,
+  dexieRows,
+  newPage,
+  serviceWorkerRegistrationId,
+} from './support/browser';
 import {
   befriend,
   call,
@@ -778,6 +784,8 @@ describe('a session ended elsewhere while the tab is open', () => {
       undefined,
       { timeout: 15_000, polling: 'raf' },
     );
+    // What the person sees meanwhile (best effort: the sign-in page may already be loading).
+    await tab.page.screenshot({ path: artifact('session-ended.png') }).catch(() => undefined);
     await new AuthPage(tab.page).loginTab.waitFor({ timeout: 15_000 });
     expect(new URL(tab.page.url()).pathname).toBe('/auth');
   });

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserServer } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
-import type { MailMessage } from '../../sync-server/src/services/mail';
 import { startTestServer, type TestServer } from '../../sync-server/test/harness';
+import { recipients, startMailSink, type MailSink } from '../../sync-server/test/mail-sink';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 
 declare module 'vitest' {
@@ -40,7 +40,10 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Made an admin by the server at sign-up (ADMIN_EMAILS); admin.test.ts registers it. */
+/**
+ * Listed in ADMIN_EMAILS: an admin once its address is verified (the link in its sign-up mail);
+ * admin.test.ts registers it.
+ */
 export const E2E_ADMIN_EMAIL = 'admin@e2e.pingme.test';
 /** A second admin, only for safety.test.ts, so the two files never race for one account. */
 export const E2E_SAFETY_ADMIN_EMAIL = 'safety-admin@e2e.pingme.test';
@@ -48,16 +51,25 @@ export const E2E_SAFETY_ADMIN_EMAIL = 'safety-admin@e2e.pingme.test';
 let server: TestServer | undefined;
 let browser: BrowserServer | undefined;
 let mailbox: http.Server | undefined;
+let sink: MailSink | undefined;
 
 /**
- * The server's mail, kept instead of sent (like the embedded default, `delivers: false`, so
- * forgot-password still answers resetLink), and readable by tests at GET {mailboxUrl}?to=...
+ * The server's mail goes by real SMTP to a sink on loopback; tests read what reached an address at
+ * GET {mailboxUrl}?to=... as [{subject, text}] (the tests run in other processes than this one).
  */
-async function startMailbox(mails: MailMessage[]): Promise<string> {
+async function startMailbox(mails: MailSink): Promise<string> {
   mailbox = http.createServer((req, res) => {
-    const to = new URL(req.url ?? '/', 'http://mailbox').searchParams.get('to');
+    const to = (
+      new URL(req.url ?? '/', 'http://mailbox').searchParams.get('to') ?? ''
+    ).toLowerCase();
     res.setHeader('Content-Type', 'application/json');
-    res.end(JSON.stringify(mails.filter((m) => m.to === to)));
+    res.end(
+      JSON.stringify(
+        mails.messages
+          .filter((m) => recipients(m).includes(to))
+          .map((m) => ({ subject: m.subject ?? '', text: m.text ?? '' })),
+      ),
+    );
   });
   await new Promise<void>((resolve) => mailbox!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(mailbox.address() as net.AddressInfo).port}`;
@@ -74,17 +86,15 @@ export async function setup(project: TestProject) {
   }
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const mails: MailMessage[] = [];
-  const mailboxUrl = await startMailbox(mails);
-  server = await startTestServer(
-    {
-      PORT: String(port),
-      PUBLIC_URL: baseUrl,
-      PWA_DIST,
-      ADMIN_EMAILS: `${E2E_ADMIN_EMAIL},${E2E_SAFETY_ADMIN_EMAIL}`,
-    },
-    { mailer: { delivers: false, send: async (m) => void mails.push(m) } },
-  );
+  sink = await startMailSink();
+  const mailboxUrl = await startMailbox(sink);
+  server = await startTestServer({
+    PORT: String(port),
+    PUBLIC_URL: baseUrl,
+    PWA_DIST,
+    ADMIN_EMAILS: `${E2E_ADMIN_EMAIL},${E2E_SAFETY_ADMIN_EMAIL}`,
+    SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+  });
   browser = await chromium.launchServer({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -100,4 +110,5 @@ export async function teardown() {
   await browser?.close();
   await server?.stop();
   await new Promise((resolve) => (mailbox ? mailbox.close(resolve) : resolve(undefined)));
+  await sink?.close();
 }

@@ -53,7 +53,6 @@ export const DELAYS_MS = {
   acceptedLabel: 3000,
   loginRedirect: 500,
   loginSuccessRedirect: 1000,
-  forgotPasswordRedirect: 1000,
   resetRedirect: 3000,
   inviteSuccessRedirect: 1500,
   usernameCheckPause: 500,

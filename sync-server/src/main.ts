@@ -10,7 +10,7 @@ console.log(
 console.log(`Data directory: ${config.dataDir}`);
 if (!config.smtpUrl) {
   console.log(
-    'Mail is not configured (SMTP_URL): password reset links are answered directly and printed here.',
+    'Mail is not configured (SMTP_URL): reset and verification links are printed here only (never answered over HTTP); pass them on to the person who asked.',
   );
 }
 

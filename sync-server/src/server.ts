@@ -9,6 +9,7 @@ import { ChangeEvents } from './realtime/events';
 import { RealtimeHub } from './realtime/hub';
 import { PushNotifier } from './push/notifier';
 import { pruneChangeLog } from './sync/pull';
+import { revokeUnprovenListedAdmins } from './db/users';
 
 /** How often old change-log rows are pruned (docs/sync.md, "Change log"). */
 const PRUNE_EVERY_MS = 6 * 3600_000;
@@ -31,6 +32,11 @@ export async function startServer(
   opts: { mailer?: Mailer } = {},
 ): Promise<RunningServer> {
   const database = await openDatabase(config.dbFile);
+  for (const email of await revokeUnprovenListedAdmins(database.db, config.adminEmails)) {
+    console.warn(
+      `${email} is in ADMIN_EMAILS but was never verified: its admin rights are revoked until it is.`,
+    );
+  }
   const mailer = opts.mailer ?? createMailer(config);
   const events = new ChangeEvents();
   const app = createApp({ db: database.db, config, mailer, events });

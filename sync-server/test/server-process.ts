@@ -26,7 +26,7 @@ export interface ServerProcessOptions {
   dataDir?: string;
   /** More environment for the child (settings, relaxed limits). */
   env?: Record<string, string>;
-  /** Print the child's output (default: only its stderr). */
+  /** Print the child's output (default: only its stderr; both are kept in `log`). */
   verbose?: boolean;
 }
 
@@ -39,6 +39,8 @@ export class ServerProcess {
   port = 0;
   /** How many times the child has started. */
   starts = 0;
+  /** What the child printed (stdout and stderr as they came), over all its starts: the log. */
+  log = '';
 
   constructor(private readonly opts: ServerProcessOptions = {}) {
     this.ownsDir = !opts.dataDir;
@@ -110,6 +112,11 @@ export class ServerProcess {
     return path.join(this.dataDir, 'pingme.sqlite');
   }
 
+  private keep(chunk: Buffer): void {
+    // The newest megabyte is plenty for a test to read the log; a long bench stays small.
+    this.log = (this.log + chunk.toString()).slice(-1_000_000);
+  }
+
   private async fork(port: number): Promise<number> {
     const proc = fork(CHILD, [], {
       execArgv: ['--import', 'tsx'],
@@ -121,11 +128,16 @@ export class ServerProcess {
         PWA_DIST: path.join(this.dataDir, 'no-pwa'),
         ...this.opts.env,
       },
-      stdio: ['ignore', this.opts.verbose ? 'inherit' : 'ignore', 'pipe', 'ipc'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    proc.stdout?.on('data', (chunk: Buffer) => {
+      this.keep(chunk);
+      if (this.opts.verbose) process.stdout.write(chunk);
     });
     let stderr = '';
     proc.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
+      this.keep(chunk);
       if (this.opts.verbose) process.stderr.write(chunk);
     });
     this.proc = proc;

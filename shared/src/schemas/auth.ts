@@ -35,11 +35,13 @@ export const SessionResponse = z.object({ user: SelfUser.nullable() });
 export type SessionResponse = z.infer<typeof SessionResponse>;
 
 export const ForgotPasswordBody = z.strictObject({ email: Email });
+/**
+ * The same for every address, known or not. The spec's `resetLink` is never answered: a reset
+ * link goes by mail, or without mail to the server's log only (docs/decisions.md).
+ */
 export const ForgotPasswordResponse = z.object({
   success: z.literal(true),
   message: z.string(),
-  /** Present only when the server has no mail transport (the embedded default). */
-  resetLink: z.string().optional(),
 });
 export type ForgotPasswordResponse = z.infer<typeof ForgotPasswordResponse>;
 

@@ -40,6 +40,24 @@ export async function updateUser(db: Db, id: string, patch: UserUpdate): Promise
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * Takes admin rights back from listed addresses that were never proven: before ADMIN_EMAILS
+ * waited for a verified address, anyone could sign up as a listed one and become an admin.
+ * Returns the e-mails changed.
+ */
+export async function revokeUnprovenListedAdmins(db: Db, listed: string[]): Promise<string[]> {
+  if (listed.length === 0) return [];
+  const rows = await db
+    .updateTable('users')
+    .set({ isAdmin: 0, updatedAt: nowIso() })
+    .where('isAdmin', '=', 1)
+    .where('emailVerified', '=', 0)
+    .where('email', 'in', listed)
+    .returning('email')
+    .execute();
+  return rows.map((r) => r.email);
+}
+
 export function toSummary(u: UserRow): UserSummary {
   return {
     id: u.id,

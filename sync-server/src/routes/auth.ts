@@ -23,7 +23,7 @@ import { AppError, conflict, tooMany } from '../errors';
 import { currentUser, requireUser, sessionUserId } from '../middleware/auth';
 import { mutate } from '../middleware/idempotency';
 import { input, validate } from '../middleware/validate';
-import { createUser, isAdminEmail, signIn, signOut } from '../services/accounts';
+import { applyListedAdmin, createUser, signIn, signOut } from '../services/accounts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../services/passwords';
 import { buckets, throttle } from '../services/rate-limits';
 import { issueToken, redeemToken } from '../services/tokens';
@@ -101,10 +101,7 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
       throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
     }
     await clearBucket(db, acctBucket);
-    const fresh =
-      isAdminEmail(config, user.email) && user.isAdmin !== 1
-        ? await updateUser(db, user.id, { isAdmin: 1 })
-        : user;
+    const fresh = await applyListedAdmin(db, config, user);
     await signIn(ctx, fresh.id, config.sessionMaxAgeMs);
     ctx.body = toSelf(fresh) satisfies SelfUser;
   });
@@ -152,11 +149,13 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
     await throttle(db, buckets.resetIp(ctx.ip), config.rateLimits.resetPerIp, what);
     await throttle(db, buckets.resetEmail(body.email), config.rateLimits.resetPerEmail, what);
     const user = await findUserByEmail(db, body.email);
+    // The same answer for every address, known or not, and never the link itself: whoever asks
+    // is not necessarily the owner (docs/security.md, "Reset and verification links").
     const response: ForgotPasswordResponse = {
       success: true,
       message: mailer.delivers
         ? 'If an account exists for that email, a reset link is on its way.'
-        : 'If an account exists for that email, you can now set a new password.',
+        : 'If an account exists for that email, a reset link was made. This server does not send e-mail: ask the person who runs it for your link.',
     };
     if (user) {
       const token = await issueToken(db, user.id, 'reset', config.resetTokenTtlMs);
@@ -171,8 +170,6 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
           text: `Hi ${user.firstName ?? 'there'},\n\nSet a new PingMe password here:\n${link}\n\nThe link works once and expires in ${Math.round(config.resetTokenTtlMs / 60_000)} minutes. If you did not ask for it, ignore this e-mail.`,
         })
         .catch((err: unknown) => console.error('reset mail failed', err));
-      // Without a mail transport the spec's flow redirects straight to the link.
-      if (!mailer.delivers) response.resetLink = link;
     }
     ctx.body = response;
   });
@@ -189,11 +186,13 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
           'token_invalid',
           'This password reset link is invalid or has expired',
         );
-      await updateUser(trx, userId, {
+      // The link reached the address's owner: the address is proven.
+      const after = await updateUser(trx, userId, {
         passwordHash,
         passwordChangedAt: nowIso(),
         emailVerified: 1,
       });
+      await applyListedAdmin(trx, config, after);
       // A password change ends every session of that person.
       await destroyUserSessions(trx, userId);
       return {
@@ -210,7 +209,7 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
     const { query } = input<unknown, z.infer<typeof VerifyEmailQuery>>(ctx);
     const user = await db.transaction().execute(async (trx) => {
       const userId = await redeemToken(trx, 'verify', query.token);
-      return updateUser(trx, userId, { emailVerified: 1 });
+      return applyListedAdmin(trx, config, await updateUser(trx, userId, { emailVerified: 1 }));
     });
     ctx.body = {
       success: true,

@@ -6,7 +6,14 @@
 import net, { type AddressInfo } from 'node:net';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser, startTestServer, type TestServer } from '../../test/harness';
+import {
+  Client,
+  makeUser,
+  RELAXED_LIMITS,
+  startTestServer,
+  type TestServer,
+} from '../../test/harness';
+import { ServerProcess } from '../../test/server-process';
 import {
   RESET_SUBJECT,
   VERIFY_SUBJECT,
@@ -19,24 +26,22 @@ import {
 let sink: MailSink;
 let server: TestServer;
 let expiring: TestServer;
-let plain: TestServer;
 const PUBLIC_URL = 'http://pingme.test';
 
 beforeAll(async () => {
   sink = await startMailSink();
   const smtpUrl = `smtp://127.0.0.1:${sink.port}`;
-  [server, expiring, plain] = await Promise.all([
+  [server, expiring] = await Promise.all([
     startTestServer({ SMTP_URL: smtpUrl, PUBLIC_URL }),
     startTestServer({
       SMTP_URL: smtpUrl,
       RESET_TOKEN_TTL_MINUTES: '0.0001',
       VERIFY_TOKEN_TTL_HOURS: '0.000001',
     }),
-    startTestServer(),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([server?.stop(), expiring?.stop(), plain?.stop()]);
+  await Promise.all([server?.stop(), expiring?.stop()]);
   await sink?.close();
 });
 
@@ -310,32 +315,99 @@ describe('when the mail server is down', () => {
   });
 });
 
-describe('without SMTP_URL', () => {
-  it('answers the reset link directly, and that link works', async () => {
-    const a = await makeUser(plain);
-    const res = await plain.client().post('/api/forgot-password', { email: a.email });
-    expect(res.status).toBe(200);
-    expect(res.body.success).toBe(true);
-    expect(res.body.resetLink).toMatch(/\/reset-password\?token=[\w-]{32,}$/);
-    const token = new URL(res.body.resetLink).searchParams.get('token');
-    const reset = await plain
-      .client()
-      .post('/api/reset-password', { token, password: 'plain-new-pass' });
-    expect(reset.status).toBe(200);
-    expect(reset.body).toEqual({ success: true, isFirstTime: false });
-    const login = await plain
-      .client()
-      .post('/api/login', { email: a.email, password: 'plain-new-pass' });
-    expect(login.status).toBe(200);
-    expect(login.body.id).toBe(a.id);
+describe('without SMTP_URL (the default of npm start)', () => {
+  // The real server in its own process, so the test reads the log its operator would read.
+  let proc: ServerProcess;
+  beforeAll(async () => {
+    proc = new ServerProcess({ env: RELAXED_LIMITS });
+    await proc.start();
+  });
+  afterAll(() => proc?.dispose());
+
+  /** The reset links for `email` the server printed so far. */
+  const linksInLog = (email: string) =>
+    proc.log
+      .split('[mail not configured] ')
+      .filter((entry) => entry.startsWith(`to=${email} `))
+      .map((entry) => /\S*\/reset-password\?token=[\w-]+/.exec(entry)?.[0])
+      .filter((link): link is string => !!link);
+
+  async function waitForLinkInLog(email: string): Promise<string> {
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      const [link] = linksInLog(email);
+      if (link) return link;
+      await sleep(20);
+    }
+    throw new Error(`no reset link for ${email} in the log:\n${proc.log}`);
+  }
+
+  it('never answers the reset link: the same answer for a known and an unknown e-mail', async () => {
+    const c = new Client(proc.url);
+    const a = await c.post('/api/register', {
+      email: `victim-${Date.now()}@example.test`,
+      password: 'victim-pass-1',
+      firstName: 'Vic',
+      lastName: 'Tim',
+    });
+    expect(a.status).toBe(201);
+    const attacker = new Client(proc.url);
+    const known = await attacker.post('/api/forgot-password', { email: a.body.email });
+    const unknown = await attacker.post('/api/forgot-password', {
+      email: `nobody-${Date.now()}@example.test`,
+    });
+    expect(known.status).toBe(200);
+    expect(known.body).toEqual(unknown.body);
+    expect(known.text).not.toMatch(/token|reset-password\?/);
+    expect(Object.keys(known.body).sort()).toEqual(['message', 'success']);
+    expect(known.body.message).toContain('ask the person who runs it');
   });
 
-  it('gives no link for an unknown e-mail', async () => {
-    const res = await plain
-      .client()
-      .post('/api/forgot-password', { email: `nobody-${Date.now()}@example.test` });
+  it('prints the link to the server log, where the operator can pass it on, and it works', async () => {
+    const c = new Client(proc.url);
+    const email = `owner-${Date.now()}@example.test`;
+    expect(
+      (
+        await c.post('/api/register', {
+          email,
+          password: 'owner-pass-1',
+          firstName: 'Olga',
+          lastName: 'Owner',
+        })
+      ).status,
+    ).toBe(201);
+    const res = await new Client(proc.url).post('/api/forgot-password', { email });
     expect(res.status).toBe(200);
-    expect(res.body.success).toBe(true);
-    expect(res.body).not.toHaveProperty('resetLink');
+    const link = await waitForLinkInLog(email);
+    const token = new URL(link).searchParams.get('token');
+    const reset = await new Client(proc.url).post('/api/reset-password', {
+      token,
+      password: 'plain-new-pass',
+    });
+    expect(reset.status).toBe(200);
+    expect(reset.body).toEqual({ success: true, isFirstTime: false });
+    const login = await new Client(proc.url).post('/api/login', {
+      email,
+      password: 'plain-new-pass',
+    });
+    expect(login.status).toBe(200);
+    expect(login.body.email).toBe(email);
+  });
+
+  it('prints nothing for an unknown e-mail', async () => {
+    const email = `nobody-${Date.now()}@example.test`;
+    const known = `someone-${Date.now()}@example.test`;
+    const c = new Client(proc.url);
+    await c.post('/api/register', {
+      email: known,
+      password: 'someone-pass-1',
+      firstName: 'Some',
+      lastName: 'One',
+    });
+    await new Client(proc.url).post('/api/forgot-password', { email });
+    await new Client(proc.url).post('/api/forgot-password', { email: known });
+    // The known address's link was printed after the unknown one was asked for.
+    await waitForLinkInLog(known);
+    expect(linksInLog(email)).toEqual([]);
   });
 });

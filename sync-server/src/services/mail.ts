@@ -1,6 +1,7 @@
 /**
  * Outgoing mail. With SMTP_URL set, nodemailer sends through it; without it (the embedded
- * default) the message is printed to the server log and the caller may show links directly.
+ * default) the message, with any reset or verification link in it, is printed to the server log
+ * only, where the operator can pass it on. A link is never answered over HTTP.
  */
 import nodemailer from 'nodemailer';
 import type { Config } from '../config';

@@ -5,7 +5,7 @@ import { AdminPage } from './pages/admin-page';
 import { ProfilePage } from './pages/profile-page';
 import { seriousA11yProblems } from './support/axe';
 import { artifact } from './support/browser';
-import { befriend, call, pageAs, person, ping } from './support/people';
+import { befriend, call, pageAs, person, ping, verifyByMail } from './support/people';
 
 /** What the dashboard must show for an answer: [section, label, text]. */
 function figures(m: AdminMetrics): [string, string, string][] {
@@ -31,6 +31,9 @@ function figures(m: AdminMetrics): [string, string, string][] {
 describe('admin dashboard', () => {
   it('an admin sees every figure the server computes, and reaches it from Settings', async () => {
     const admin = await person('Admin', 'Tester', { email: E2E_ADMIN_EMAIL });
+    // A listed address is an admin only once it is verified.
+    expect((await call(admin, 'GET', '/api/user')).body.isAdmin).toBe(false);
+    await verifyByMail(E2E_ADMIN_EMAIL);
     expect((await call(admin, 'GET', '/api/user')).body.isAdmin).toBe(true);
     const ada = await person('Ada');
     const bea = await person('Bea');

@@ -11,7 +11,17 @@ import { ProfilePage } from './pages/profile-page';
 import { SafetyPage } from './pages/safety-page';
 import { seriousA11yProblems, seriousA11yProblemsIn } from './support/axe';
 import { artifact, baseUrl, dexieRows, newPage, registerByApi } from './support/browser';
-import { befriend, call, login, named, pageAs, person, ping, type Person } from './support/people';
+import {
+  befriend,
+  call,
+  login,
+  named,
+  pageAs,
+  person,
+  ping,
+  verifyByMail,
+  type Person,
+} from './support/people';
 
 /** Gives the person a handle so their own profile shows the extended view (with Settings). */
 async function extended(who: Person): Promise<void> {
@@ -39,6 +49,7 @@ function theAdmin(): Promise<{ admin: Person }> {
       lastName: 'Safety',
       email: E2E_SAFETY_ADMIN_EMAIL,
     });
+    await verifyByMail(E2E_SAFETY_ADMIN_EMAIL);
     const cookie = await login(E2E_SAFETY_ADMIN_EMAIL, user.password);
     return {
       id: user.id,

@@ -1,12 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  Client,
   makeFriends,
   makeUser,
   startTestServer,
+  verifyEmailOf,
   type MadeUser,
   type TestServer,
 } from '../../test/harness';
+import {
+  startMailSink,
+  tokenIn,
+  VERIFY_SUBJECT,
+  RESET_SUBJECT,
+  type MailSink,
+} from '../../test/mail-sink';
+import { ServerProcess } from '../../test/server-process';
 import { insertDemoPing } from '../db/demo-data';
 import { updateUser } from '../db/users';
 
@@ -15,10 +25,18 @@ const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
 let server: TestServer;
+let mail: MailSink;
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_EMAILS: ` ${ADMIN_EMAIL.toUpperCase()} ,other@x.test` });
+  mail = await startMailSink();
+  server = await startTestServer({
+    ADMIN_EMAILS: ` ${ADMIN_EMAIL.toUpperCase()} ,other@x.test,listed@x.test,reset@x.test`,
+    SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+  });
 });
-afterAll(() => server.stop());
+afterAll(async () => {
+  await server.stop();
+  await mail.close();
+});
 
 const db = () => server.database.db;
 const ago = (ms: number) => new Date(Date.now() - ms);
@@ -28,7 +46,7 @@ describe('GET /api/admin/metrics', () => {
   let pingTimes: Date[];
 
   beforeAll(async () => {
-    boss = await makeUser(server, { email: ADMIN_EMAIL });
+    boss = await verifyEmailOf(server, await makeUser(server, { email: ADMIN_EMAIL }));
     const [u1, u2, u3, u4] = [
       await makeUser(server),
       await makeUser(server),
@@ -154,14 +172,94 @@ describe('who may see the metrics', () => {
     expect((await u.client.get('/api/admin/metrics')).status).toBe(403);
   });
 
-  it('ADMIN_EMAILS applies at sign-in to an account that existed before', async () => {
-    const u = await makeUser(server, { email: 'other@x.test' });
-    // registered with a listed e-mail: already an admin
+  it('ADMIN_EMAILS applies at sign-in to a verified account that existed before', async () => {
+    const u = await verifyEmailOf(server, await makeUser(server, { email: 'other@x.test' }));
     expect(u.user.isAdmin).toBe(true);
     await updateUser(db(), u.id, { isAdmin: 0 });
     const c = server.client();
     const login = await c.post('/api/login', { email: u.email, password: u.password });
     expect(login.body.isAdmin).toBe(true);
     expect((await c.get('/api/admin/metrics')).status).toBe(200);
+  });
+});
+
+describe('ADMIN_EMAILS needs a verified address', () => {
+  it('a sign-up with a listed address (any case) is no admin until its mail link is opened', async () => {
+    const stranger = server.client();
+    const res = await stranger.post('/api/register', {
+      email: 'Listed@X.test',
+      password: 'not-the-owner',
+      firstName: 'Mallory',
+      lastName: 'Imposter',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.isAdmin).toBe(false);
+    expect((await stranger.get('/api/admin/metrics')).status).toBe(403);
+    expect((await stranger.get('/api/admin/reports')).status).toBe(403);
+    // Signing in again changes nothing while the address is unproven.
+    const again = await server
+      .client()
+      .post('/api/login', { email: 'listed@x.test', password: 'not-the-owner' });
+    expect(again.body.isAdmin).toBe(false);
+
+    // The address's owner opens the link in the verification mail: now it counts.
+    const [verify] = await mail.waitForMail('listed@x.test', VERIFY_SUBJECT);
+    const opened = await server
+      .client()
+      .get(`/api/verify-email?token=${tokenIn(verify!, '/verify-email')}`);
+    expect(opened.status).toBe(200);
+    expect((await stranger.get('/api/user')).body.isAdmin).toBe(true);
+    expect((await stranger.get('/api/admin/metrics')).status).toBe(200);
+  });
+
+  it('a reset link opened by the address owner proves the address too', async () => {
+    const squatter = await makeUser(server, { email: 'reset@x.test' });
+    expect(squatter.user.isAdmin).toBe(false);
+    await server.client().post('/api/forgot-password', { email: 'reset@x.test' });
+    const [reset] = await mail.waitForMail('reset@x.test', RESET_SUBJECT);
+    const done = await server.client().post('/api/reset-password', {
+      token: tokenIn(reset!, '/reset-password'),
+      password: 'the-real-owner',
+    });
+    expect(done.status).toBe(200);
+    // The squatter's session ended with the reset; the owner signs in as an admin.
+    expect((await squatter.client.get('/api/admin/metrics')).status).toBe(401);
+    const owner = server.client();
+    const login = await owner.post('/api/login', {
+      email: 'reset@x.test',
+      password: 'the-real-owner',
+    });
+    expect(login.body.isAdmin).toBe(true);
+    expect((await owner.get('/api/admin/metrics')).status).toBe(200);
+  });
+
+  it('a start revokes admin rights that an unverified listed address got before this rule', async () => {
+    const proc = new ServerProcess({ env: { ADMIN_EMAILS: 'early@x.test' } });
+    try {
+      await proc.start();
+      const c = new Client(proc.url);
+      const res = await c.post('/api/register', {
+        email: 'early@x.test',
+        password: 'early-pass',
+        firstName: 'Early',
+        lastName: 'Bird',
+      });
+      expect(res.body.isAdmin).toBe(false);
+      // What the old rule left behind: an unverified listed address with admin rights.
+      await proc.stop();
+      const { default: Database } = await import('better-sqlite3');
+      const file = new Database(proc.dbFile);
+      file.prepare("UPDATE users SET is_admin = 1 WHERE email = 'early@x.test'").run();
+      file.close();
+      await proc.start();
+      expect(proc.log).toContain('early@x.test is in ADMIN_EMAILS but was never verified');
+      const login = await new Client(proc.url).post('/api/login', {
+        email: 'early@x.test',
+        password: 'early-pass',
+      });
+      expect(login.body.isAdmin).toBe(false);
+    } finally {
+      await proc.dispose();
+    }
   });
 });

@@ -9,7 +9,7 @@ import type { Context } from 'koa';
 import { LIMITS } from '@pingme/shared';
 import type { AppDeps } from '../app';
 import { findUserByEmail, findUserByGoogleSub, updateUser } from '../db/users';
-import { createUser, isAdminEmail, PRE_AUTH_SESSION_MS, signIn } from '../services/accounts';
+import { applyListedAdmin, createUser, PRE_AUTH_SESSION_MS, signIn } from '../services/accounts';
 import {
   createOidcClient,
   isPendingSignIn,
@@ -48,8 +48,7 @@ export function oauthRoutes({ db, config }: AppDeps): Router {
     return db.transaction().execute(async (trx) => {
       const linked = await findUserByGoogleSub(trx, identity.sub);
       if (linked) {
-        if (isAdminEmail(config, linked.email) && linked.isAdmin !== 1)
-          await updateUser(trx, linked.id, { isAdmin: 1 });
+        await applyListedAdmin(trx, config, linked);
         return linked.id;
       }
       if (!identity.email) throw new SignInRefused(OAUTH_MESSAGES.noEmail);
@@ -59,11 +58,11 @@ export function oauthRoutes({ db, config }: AppDeps): Router {
       if (existing) {
         if (existing.googleSub && existing.googleSub !== identity.sub)
           throw new SignInRefused(OAUTH_MESSAGES.otherAccount);
-        await updateUser(trx, existing.id, {
+        const proven = await updateUser(trx, existing.id, {
           googleSub: identity.sub,
           emailVerified: 1,
-          ...(isAdminEmail(config, existing.email) ? { isAdmin: 1 } : {}),
         });
+        await applyListedAdmin(trx, config, proven);
         return existing.id;
       }
       const created = await createUser(trx, config, {

@@ -12,6 +12,7 @@ import {
   makeUser,
   pullAll,
   startTestServer,
+  verifyEmailOf,
   type Client,
   type MadeUser,
   type TestServer,
@@ -24,7 +25,7 @@ let server: TestServer;
 let admin: MadeUser;
 beforeAll(async () => {
   server = await startTestServer({ ADMIN_EMAILS: ADMIN_EMAIL });
-  admin = await makeUser(server, { email: ADMIN_EMAIL });
+  admin = await verifyEmailOf(server, await makeUser(server, { email: ADMIN_EMAIL }));
 });
 afterAll(() => server.stop());
 

@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { nowIso } from '../db/connection';
 import type { NewUser, UserRow } from '../db/schema';
-import { findUserByInviteCode, insertUser } from '../db/users';
+import { findUserByInviteCode, insertUser, updateUser } from '../db/users';
 import { LIMITS } from '@pingme/shared';
 
 export function newInviteCode(): string {
@@ -21,6 +21,25 @@ export async function uniqueInviteCode(db: Db): Promise<string> {
 
 export function isAdminEmail(config: Config, email: string): boolean {
   return config.adminEmails.includes(email.toLowerCase());
+}
+
+/**
+ * ADMIN_EMAILS names addresses, and an address counts only once its owner has proven it: a
+ * verified e-mail (the verification link, a reset link, or a provider that verified it). Anyone
+ * can sign up with any address, so an unverified listed address is no admin (docs/security.md).
+ */
+export function grantsListedAdmin(
+  config: Config,
+  user: { email: string; emailVerified: number },
+): boolean {
+  return user.emailVerified === 1 && isAdminEmail(config, user.email);
+}
+
+/** Makes a verified listed address an admin; called wherever an address becomes proven. */
+export async function applyListedAdmin(db: Db, config: Config, user: UserRow): Promise<UserRow> {
+  return grantsListedAdmin(config, user) && user.isAdmin !== 1
+    ? updateUser(db, user.id, { isAdmin: 1 })
+    : user;
 }
 
 export async function createUser(
@@ -42,7 +61,12 @@ export async function createUser(
     updatedAt: now,
     ...fields,
     email: fields.email.toLowerCase(),
-    isAdmin: isAdminEmail(config, fields.email) ? 1 : 0,
+    isAdmin: grantsListedAdmin(config, {
+      email: fields.email,
+      emailVerified: fields.emailVerified ?? 0,
+    })
+      ? 1
+      : 0,
   });
 }
 

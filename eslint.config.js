@@ -34,6 +34,12 @@ export default tseslint.config(
   { files: ['pwa/src/stores/**'], rules: { 'no-restricted-imports': 'off' } },
   { files: ['pwa/src/sw.ts'], languageOptions: { globals: globals.serviceworker } },
   {
+    // Plain CommonJS scripts that must run on any Node without a loader.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['**/*.test.ts', '**/*.test.tsx', '**/test/**'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',

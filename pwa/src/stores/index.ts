@@ -86,7 +86,8 @@ interface ConnectivityState {
 }
 
 export const useConnectivity = create<ConnectivityState>()((set, get) => ({
-  browserOnline: typeof navigator === 'undefined' ? true : navigator.onLine,
+  // Node 21+ has a `navigator` without onLine: the landing prerendered at build time says Online.
+  browserOnline: typeof navigator === 'undefined' || navigator.onLine !== false,
   serverReachable: true,
   setBrowserOnline: (browserOnline) => set({ browserOnline }),
   setServerReachable: (serverReachable) => {

@@ -4,7 +4,8 @@
  * PostgreSQL backend needs a dialect and migrations, not new routes.
  */
 import BetterSqlite3 from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, Migrator, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { CamelCasePlugin, Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import { migrations } from './migrations/index';
 import type { Database } from './schema';
 

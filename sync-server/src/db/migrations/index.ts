@@ -2,7 +2,7 @@
  * Numbered migrations, run in order at start. Append only: a shipped migration is never edited
  * or renamed; a change to the schema is a new file with the next number.
  */
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import * as m001 from './001-accounts';
 import * as m002 from './002-pings';
 import * as m003 from './003-default-prompts';

@@ -2,28 +2,16 @@
  * The Koa app factory. It never listens: server.ts (and the tests) put it on a port.
  */
 import Koa from 'koa';
-import type Router from '@koa/router';
-import type { Config } from './config';
-import type { Db } from './db/connection';
+import type { AppDeps } from './deps';
 import { jsonBody } from './middleware/body';
 import { compressJson } from './middleware/compress';
 import { sameOriginOnly } from './middleware/csrf';
 import { errorHandler } from './middleware/errors';
-import { idempotency } from './middleware/idempotency';
 import { sessionMiddleware } from './middleware/session';
 import { securityHeaders } from './middleware/security';
 import { staticFiles } from './middleware/static';
-import { authRoutes } from './routes/auth';
-import type { Mailer } from './services/mail';
-import { routeModules } from './routes/index';
+import { apiRouter } from './routes/index';
 import type { ChangeEvents } from './realtime/events';
-
-export interface AppDeps {
-  db: Db;
-  config: Config;
-  mailer: Mailer;
-  events: ChangeEvents;
-}
 
 declare module 'koa' {
   interface DefaultContext {
@@ -71,13 +59,10 @@ export function createApp(deps: AppDeps): Koa {
     return parserFor(limit)(ctx, next);
   });
   app.use(sessionMiddleware(app, deps.db, deps.config));
-  app.use(idempotency(deps.db));
 
-  const routers: Router[] = [authRoutes(deps), ...routeModules.map((make) => make(deps))];
-  for (const r of routers) {
-    app.use(r.routes());
-    app.use(r.allowedMethods());
-  }
+  const router = apiRouter(deps);
+  app.use(router.routes());
+  app.use(router.allowedMethods());
   app.use(staticFiles(deps.config));
   // A client that went away mid-answer (a closed tab, a lost connection) is not the server's
   // error: only real ones reach Koa's log.

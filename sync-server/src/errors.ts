@@ -3,6 +3,7 @@
  * `{ error, code, issues? }`. Nothing else sets an error status by hand.
  */
 import type { ErrorCode } from '@pingme/shared';
+import { ZodError } from 'zod';
 
 export interface Issue {
   path: (string | number)[];
@@ -33,4 +34,73 @@ export const tooMany = (message: string, retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', message, undefined, {
     'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
+/** A field the request may not carry (the wording zod's strict objects give, zodIssues). */
+export const unknownField = (field: string) =>
+  badRequest(`Unknown field: ${field}`, [{ path: [field], message: `Unknown field: ${field}` }]);
 export const payloadTooLarge = (message: string) => new AppError(413, 'payload_too_large', message);
+
+/** Zod's issues as the error body lists them. */
+export function zodIssues(err: ZodError): Issue[] {
+  return err.issues.map((i) => ({
+    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+    message: i.code === 'unrecognized_keys' ? `Unknown field: ${i.keys.join(', ')}` : i.message,
+  }));
+}
+
+export interface ErrorAnswer {
+  status: number;
+  body: { error: string; code: ErrorCode; issues?: Issue[] };
+  headers?: Record<string, string>;
+}
+
+/**
+ * What any thrown error answers: the REST error middleware and each batch entry use this one
+ * mapping, so a write refused either way gets the same status and body. A 500 is an error nobody
+ * expected (the caller logs it).
+ */
+export function errorAnswer(err: unknown): ErrorAnswer {
+  if (err instanceof AppError) {
+    return {
+      status: err.status,
+      body: { error: err.message, code: err.code, ...(err.issues ? { issues: err.issues } : {}) },
+      ...(err.headers ? { headers: err.headers } : {}),
+    };
+  }
+  if (err instanceof ZodError) {
+    const issues = zodIssues(err);
+    return {
+      status: 400,
+      body: { error: issues[0]?.message ?? 'Invalid request', code: 'validation_failed', issues },
+    };
+  }
+  const e = err as { status?: number; type?: string; message?: string } | null;
+  // Errors from the body parser and other Koa middleware carry an HTTP status.
+  if (e?.status === 413 || e?.type === 'entity.too.large') {
+    return {
+      status: 413,
+      body: { error: 'The request body is too large', code: 'payload_too_large' },
+    };
+  }
+  if (e?.status === 415) {
+    return {
+      status: 415,
+      body: { error: 'Send the body as application/json', code: 'unsupported_media_type' },
+    };
+  }
+  if (e?.status && e.status >= 400 && e.status < 500) {
+    return {
+      status: 400,
+      body: {
+        error:
+          e.type === 'entity.parse.failed' || e.status === 400
+            ? 'The request body is not valid JSON'
+            : (e.message ?? 'Bad request'),
+        code: 'malformed_json',
+      },
+    };
+  }
+  return {
+    status: 500,
+    body: { error: 'Something went wrong on our side. Please try again.', code: 'internal' },
+  };
+}

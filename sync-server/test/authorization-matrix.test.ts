@@ -958,7 +958,7 @@ const TABLE: Row[] = [
     ),
   }),
   row(
-    'POST /api/pings/:id/reactions',
+    'POST /api/pings/:pingId/reactions',
     (w, role) => ({
       path: `/api/pings/${pingFor(w, role)}/reactions`,
       body: { reactionType: 'wow' },
@@ -980,7 +980,7 @@ const TABLE: Row[] = [
     },
   ),
   row(
-    'PATCH /api/pings/:id/bookmark',
+    'PATCH /api/pings/:pingId/bookmark',
     (w, role) => ({ path: `/api/pings/${pingFor(w, role)}/bookmark`, body: { bookmarked: true } }),
     {
       stranger: PING_NOT_FOUND,

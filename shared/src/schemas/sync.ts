@@ -112,8 +112,22 @@ export const BATCH_MAX_ENTRIES = 100;
 /** The status of an entry the server did not run because an earlier one failed transiently. */
 export const BATCH_NOT_ATTEMPTED = 0;
 
-export const BatchEntry = z.strictObject({
-  idempotencyKey: z.string().min(1).max(200),
+const IdempotencyKey = z.string().min(1).max(200);
+
+/** An outbox entry: a named mutation (shared/src/mutations.ts) and its arguments. */
+export const MutationEntry = z.strictObject({
+  idempotencyKey: IdempotencyKey,
+  name: z.string().min(1).max(100),
+  args: z.unknown().optional(),
+});
+export type MutationEntry = z.infer<typeof MutationEntry>;
+
+/**
+ * An entry written before mutations had names: the REST call itself. Devices that queued writes
+ * then may still send them; the server reads each as the mutation its method and path name.
+ */
+export const RestEntry = z.strictObject({
+  idempotencyKey: IdempotencyKey,
   method: z.enum(['POST', 'PUT', 'PATCH', 'DELETE']),
   path: z
     .string()
@@ -121,6 +135,9 @@ export const BatchEntry = z.strictObject({
     .max(500),
   body: z.unknown().optional(),
 });
+export type RestEntry = z.infer<typeof RestEntry>;
+
+export const BatchEntry = z.union([MutationEntry, RestEntry]);
 export type BatchEntry = z.infer<typeof BatchEntry>;
 
 export const BatchBody = z.strictObject({

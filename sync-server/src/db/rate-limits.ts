@@ -1,4 +1,6 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from './connection';
+import type { Database } from './schema';
 
 export interface Bucket {
   count: number;
@@ -15,26 +17,39 @@ export async function readBucket(db: Db, bucket: string, now = Date.now()): Prom
   return row;
 }
 
-/** Adds one hit to a fixed-window bucket and returns it. */
+/**
+ * Adds one hit to a fixed-window bucket and returns it, in one statement: it runs as it is inside
+ * the caller's transaction (a batch) or on its own, and two concurrent hits never lose one.
+ */
 export async function hitBucket(
   db: Db,
   bucket: string,
   windowMs: number,
   now = Date.now(),
 ): Promise<Bucket> {
-  return db.transaction().execute(async (trx) => {
-    const current = await readBucket(trx, bucket, now);
-    const next: Bucket =
-      current.count === 0
-        ? { count: 1, resetAt: now + windowMs }
-        : { count: current.count + 1, resetAt: current.resetAt };
-    await trx
-      .insertInto('rateLimits')
-      .values({ bucket, ...next })
-      .onConflict((oc) => oc.column('bucket').doUpdateSet(next))
-      .execute();
-    return next;
-  });
+  const expired = (eb: ExpressionBuilder<Database, 'rateLimits'>) =>
+    eb('rateLimits.resetAt', '<=', now);
+  return db
+    .insertInto('rateLimits')
+    .values({ bucket, count: 1, resetAt: now + windowMs })
+    .onConflict((oc) =>
+      oc.column('bucket').doUpdateSet((eb) => ({
+        count: eb
+          .case()
+          .when(expired(eb))
+          .then(1)
+          .else(eb('rateLimits.count', '+', 1))
+          .end(),
+        resetAt: eb
+          .case()
+          .when(expired(eb))
+          .then(now + windowMs)
+          .else(eb.ref('rateLimits.resetAt'))
+          .end(),
+      })),
+    )
+    .returning(['count', 'resetAt'])
+    .executeTakeFirstOrThrow();
 }
 
 export async function clearBucket(db: Db, bucket: string) {

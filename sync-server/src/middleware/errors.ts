@@ -1,7 +1,5 @@
 import type { Middleware } from 'koa';
-import { ZodError } from 'zod';
-import { AppError } from '../errors';
-import { zodIssues } from './validate';
+import { errorAnswer } from '../errors';
 
 /** Turns every thrown error into the JSON error body; unknown errors become a logged 500. */
 export function errorHandler(): Middleware {
@@ -25,52 +23,11 @@ export function errorHandler(): Middleware {
         };
       }
     } catch (err) {
-      if (err instanceof AppError) {
-        ctx.status = err.status;
-        ctx.body = {
-          error: err.message,
-          code: err.code,
-          ...(err.issues ? { issues: err.issues } : {}),
-        };
-        if (err.headers) ctx.set(err.headers);
-        return;
-      }
-      if (err instanceof ZodError) {
-        const issues = zodIssues(err);
-        ctx.status = 400;
-        ctx.body = {
-          error: issues[0]?.message ?? 'Invalid request',
-          code: 'validation_failed',
-          issues,
-        };
-        return;
-      }
-      const e = err as { status?: number; type?: string; message?: string; expose?: boolean };
-      // Errors from the body parser and other Koa middleware carry an HTTP status.
-      if (e.status === 413 || e.type === 'entity.too.large') {
-        ctx.status = 413;
-        ctx.body = { error: 'The request body is too large', code: 'payload_too_large' };
-        return;
-      }
-      if (e.status === 415) {
-        ctx.status = 415;
-        ctx.body = { error: 'Send the body as application/json', code: 'unsupported_media_type' };
-        return;
-      }
-      if (e.status && e.status >= 400 && e.status < 500) {
-        ctx.status = 400;
-        ctx.body = {
-          error:
-            e.type === 'entity.parse.failed' || e.status === 400
-              ? 'The request body is not valid JSON'
-              : (e.message ?? 'Bad request'),
-          code: 'malformed_json',
-        };
-        return;
-      }
-      console.error('unhandled error', ctx.method, ctx.path, err);
-      ctx.status = 500;
-      ctx.body = { error: 'Something went wrong on our side. Please try again.', code: 'internal' };
+      const answer = errorAnswer(err);
+      if (answer.status === 500) console.error('unhandled error', ctx.method, ctx.path, err);
+      ctx.status = answer.status;
+      ctx.body = answer.body;
+      if (answer.headers) ctx.set(answer.headers);
     }
   };
 }

@@ -1,20 +1,19 @@
 /**
- * Idempotency-Key on every mutating route (docs/sync.md, guarantee 2).
- * The key, the caller, a hash of the request and the response are stored in the same
- * transaction as the mutation (see `mutate`); a replay answers the stored response and
+ * Idempotency-Key for the REST routes that are not named mutations (sign-up, sign-in, password,
+ * account, push subscriptions): they manage sessions and devices, so they never travel in a
+ * device's outbox. Named mutations record their keys in mutations/apply.ts; the rule is the same
+ * (docs/sync.md, guarantee 2): the key, the caller, a hash of the request and the response are
+ * stored in the transaction of the change (`mutate`); a replay answers the stored response and
  * changes nothing; the same key with another request is 422.
  */
-import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { Db } from '../db/connection';
-import { findIdempotent, saveIdempotent } from '../db/idempotency';
-import type { Transaction } from 'kysely';
-import type { Database, ChangeOp } from '../db/schema';
-import { recordChange, type Entity } from '../db/changes';
+import { findIdempotent, saveIdempotent, type StoredResponse } from '../db/idempotency';
+import { isUniqueViolation, runUnit, type UnitOfWork } from '../db/unit-of-work';
 import { AppError, badRequest } from '../errors';
+import { REPLAYED_HEADER, jsonOf, requestHash } from '../mutations/apply';
 import { sessionUserId } from './auth';
 
-const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
 interface Pending {
@@ -24,16 +23,11 @@ interface Pending {
   stored: boolean;
 }
 
-export function requestHash(method: string, path: string, body: unknown): string {
-  return createHash('sha256')
-    .update(`${method} ${path}\n${JSON.stringify(body ?? null)}`)
-    .digest('base64url');
-}
-
-export function idempotency(db: Db): Middleware {
+/** For a route that honours Idempotency-Key: answers a replay, or records a 2xx answer. */
+export function keyed(db: Db): Middleware {
   return async (ctx, next) => {
     const key = ctx.get(IDEMPOTENCY_HEADER);
-    if (!key || !MUTATING.has(ctx.method) || !ctx.path.startsWith('/api/')) return next();
+    if (!key) return next();
     if (key.length > 200) throw badRequest('Idempotency-Key must be at most 200 characters');
     const caller = sessionUserId(ctx) ?? 'anonymous';
     const hash = requestHash(ctx.method, ctx.path, ctx.request.body);
@@ -68,11 +62,7 @@ export function forgoIdempotencyRecord(ctx: Context): void {
   ctx.state.idempotency = undefined;
 }
 
-function replay(
-  ctx: Context,
-  stored: { requestHash: string; status: number; body: string },
-  hash: string,
-) {
+function replay(ctx: Context, stored: StoredResponse, hash: string) {
   if (stored.requestHash !== hash) {
     throw new AppError(
       422,
@@ -81,41 +71,9 @@ function replay(
     );
   }
   ctx.status = stored.status;
-  ctx.body = JSON.parse(stored.body);
-  ctx.set('Idempotent-Replayed', 'true');
-}
-
-export type Trx = Transaction<Database>;
-
-/**
- * Handed to every mutation: records change-log rows in the mutation's transaction and
- * remembers whom to tell once it commits.
- */
-export class Feed {
-  readonly affected = new Set<string>();
-  readonly newPings: [string, unknown][] = [];
-  readonly anchorRequests: [string, unknown][] = [];
-  constructor(private readonly trx: Trx) {}
-
-  async record(
-    userIds: Iterable<string>,
-    entity: Entity,
-    entityId: string,
-    op: ChangeOp = 'upsert',
-  ) {
-    const ids = [...userIds];
-    for (const id of ids) this.affected.add(id);
-    await recordChange(this.trx, ids, entity, entityId, op);
-  }
-
-  /** Announce a delivered ping to its receiver (ws new_ping and Web Push) after commit. */
-  newPing(receiverId: string, ping: unknown) {
-    this.newPings.push([receiverId, ping]);
-  }
-
-  anchorRequest(receiverId: string, anchor: unknown) {
-    this.anchorRequests.push([receiverId, anchor]);
-  }
+  ctx.type = 'json';
+  ctx.body = stored.body;
+  ctx.set(REPLAYED_HEADER, 'true');
 }
 
 export interface Outcome<T> {
@@ -124,22 +82,20 @@ export interface Outcome<T> {
 }
 
 /**
- * Runs a mutation in one SQLite transaction together with its idempotency record, then
+ * Runs a change as one unit (db/unit-of-work.ts) together with its idempotency record, then
  * writes the response. Work that does not need the database (hashing, mail) goes before it.
  */
 export async function mutate<T>(
   ctx: Context,
   db: Db,
-  fn: (trx: Trx, feed: Feed) => Promise<Outcome<T>>,
+  fn: (uow: UnitOfWork) => Promise<Outcome<T>>,
 ): Promise<T> {
   const pending = ctx.state.idempotency as Pending | undefined;
-  let feed: Feed | undefined;
   try {
-    const outcome = await db.transaction().execute(async (trx) => {
-      feed = new Feed(trx);
-      const result = await fn(trx, feed);
+    const outcome = await runUnit(db, ctx.events, async (uow) => {
+      const result = await fn(uow);
       if (pending) {
-        await saveIdempotent(trx, pending.caller, pending.key, {
+        await saveIdempotent(uow.trx, pending.caller, pending.key, {
           requestHash: pending.requestHash,
           status: result.status ?? 200,
           body: jsonOf(result.body),
@@ -148,17 +104,9 @@ export async function mutate<T>(
       return result;
     });
     if (pending) pending.stored = true;
-    if (feed) announce(ctx, feed);
     ctx.status = outcome.status ?? 200;
-    if (isPlainJson(outcome.body)) {
-      // The JSON already made for the record (or by jsonOf now): the same bytes and headers Koa
-      // would produce from the object (application/json; charset=utf-8, Content-Length).
-      // Anything else (null, a string, a Buffer or a stream) goes to Koa as it is.
-      if (!/\bjson\b/i.test(ctx.type)) ctx.type = 'json';
-      ctx.body = jsonOf(outcome.body);
-    } else {
-      ctx.body = outcome.body;
-    }
+    ctx.type = 'json';
+    ctx.body = jsonOf(outcome.body);
     return outcome.body;
   } catch (err) {
     // Two deliveries of one key raced: the loser answers what the winner stored.
@@ -167,52 +115,9 @@ export async function mutate<T>(
       if (stored) {
         pending.stored = true;
         replay(ctx, stored, pending.requestHash);
-        return ctx.body as T;
+        return JSON.parse(stored.body) as T;
       }
     }
     throw err;
   }
-}
-
-/** A plain object or an array: what Koa would answer as JSON. */
-function isPlainJson(value: unknown): value is object {
-  if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return true;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
-
-const serialised = new WeakMap<object, string>();
-
-/**
- * JSON.stringify of what a mutation answers, made once per object: the idempotency record, the
- * HTTP answer and the ws new_ping frame of a sent ping (the same object) share one string.
- * Answers are built for the response and not changed afterwards.
- */
-export function jsonOf(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value ?? null);
-  let json = serialised.get(value);
-  if (json === undefined) {
-    json = JSON.stringify(value);
-    serialised.set(value, json);
-  }
-  return json;
-}
-
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: string }).code;
-  return (
-    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
-    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    code === '23505'
-  );
-}
-
-function announce(ctx: Context, feed: Feed) {
-  const events = ctx.events;
-  if (!events) return;
-  for (const [receiverId, ping] of feed.newPings) events.emit('newPing', receiverId, ping);
-  for (const [receiverId, anchor] of feed.anchorRequests)
-    events.emit('anchorRequest', receiverId, anchor);
-  if (feed.affected.size) events.emit('changed', [...feed.affected]);
 }

@@ -1,15 +1,8 @@
 import type { Context, Middleware } from 'koa';
-import type { ZodError, ZodType, z } from 'zod';
-import { badRequest, type Issue } from '../errors';
+import type { ZodType, z } from 'zod';
+import { badRequest, zodIssues } from '../errors';
 
-export function zodIssues(err: ZodError): Issue[] {
-  return err.issues.map((i) => ({
-    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-    message: i.code === 'unrecognized_keys' ? `Unknown field: ${i.keys.join(', ')}` : i.message,
-  }));
-}
-
-function parse<S extends ZodType>(schema: S, value: unknown): z.output<S> {
+export function parse<S extends ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) {
     const issues = zodIssues(result.error);

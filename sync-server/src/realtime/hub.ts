@@ -20,7 +20,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { getSessionWithUser, liveSessionUsers } from '../db/sessions';
 import { findUserById } from '../db/users';
-import { jsonOf } from '../middleware/idempotency';
+import { jsonOf } from '../mutations/apply';
 import { SESSION_COOKIE } from '../middleware/session';
 import type { ChangeEvents } from './events';
 

@@ -2,7 +2,7 @@
  * The signed-in person's own account security (docs/api.md "Account security", docs/security.md):
  * change the password (ends every other session), sign out everywhere, delete the account.
  */
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import {
   ChangePasswordBody,
   DELETE_CONFIRMATION,
@@ -12,7 +12,7 @@ import {
   type LogoutEverywhereResponse,
 } from '@pingme/shared';
 import type { Context } from 'koa';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { nowIso } from '../db/connection';
 import { hitBucket, readBucket } from '../db/rate-limits';
 import type { UserRow } from '../db/schema';
@@ -20,7 +20,7 @@ import { destroyUserSessions } from '../db/sessions';
 import { findUserById, updateUser } from '../db/users';
 import { badRequest, forbidden, notFound, tooMany } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
-import { forgoIdempotencyRecord, mutate } from '../middleware/idempotency';
+import { forgoIdempotencyRecord, keyed, mutate } from '../middleware/idempotency';
 import { jsonBody } from '../middleware/body';
 import { input, validate } from '../middleware/validate';
 import { signOut } from '../services/accounts';
@@ -46,8 +46,9 @@ function currentSessionId(ctx: Context): string | undefined {
   return (ctx.session as { externalKey?: string } | null)?.externalKey;
 }
 
-export function accountRoutes({ db, config }: AppDeps): Router {
-  const router = new Router({ prefix: '/api' });
+export function accountRoutes(router: Router, { db, config }: AppDeps): void {
+  // Idempotency-Key on every write here (docs/sync.md, guarantee 2).
+  const keyedByHeader = keyed(db);
   const signedIn = requireUser(db);
 
   /**
@@ -69,25 +70,32 @@ export function accountRoutes({ db, config }: AppDeps): Router {
     }
   }
 
-  router.post('/change-password', signedIn, validate({ body: ChangePasswordBody }), async (ctx) => {
-    const me = currentUser(ctx);
-    const { body } = input<ChangePasswordBody>(ctx);
-    if (!me.passwordHash) throw badRequest(ACCOUNT_MESSAGES.noPassword);
-    await confirmPassword(me, body.currentPassword);
-    if (body.newPassword === body.currentPassword) throw badRequest(ACCOUNT_MESSAGES.samePassword);
-    const passwordHash = await hashPassword(body.newPassword);
-    const current = currentSessionId(ctx);
-    await mutate<ChangePasswordResponse>(ctx, db, async (trx) => {
-      await updateUser(trx, me.id, { passwordHash, passwordChangedAt: nowIso() });
-      // Every other device signs in again with the new password; this one stays.
-      const endedSessions = await destroyUserSessions(trx, me.id, current);
-      return { body: { success: true, endedSessions } };
-    });
-    // This device stays signed in under a new session id: a copy of the old cookie is dead.
-    if (ctx.response.get('Idempotent-Replayed') !== 'true') await ctx.session?.regenerate();
-  });
+  router.post(
+    '/api/change-password',
+    keyedByHeader,
+    signedIn,
+    validate({ body: ChangePasswordBody }),
+    async (ctx) => {
+      const me = currentUser(ctx);
+      const { body } = input<ChangePasswordBody>(ctx);
+      if (!me.passwordHash) throw badRequest(ACCOUNT_MESSAGES.noPassword);
+      await confirmPassword(me, body.currentPassword);
+      if (body.newPassword === body.currentPassword)
+        throw badRequest(ACCOUNT_MESSAGES.samePassword);
+      const passwordHash = await hashPassword(body.newPassword);
+      const current = currentSessionId(ctx);
+      await mutate<ChangePasswordResponse>(ctx, db, async ({ trx }) => {
+        await updateUser(trx, me.id, { passwordHash, passwordChangedAt: nowIso() });
+        // Every other device signs in again with the new password; this one stays.
+        const endedSessions = await destroyUserSessions(trx, me.id, current);
+        return { body: { success: true, endedSessions } };
+      });
+      // This device stays signed in under a new session id: a copy of the old cookie is dead.
+      if (ctx.response.get('Idempotent-Replayed') !== 'true') await ctx.session?.regenerate();
+    },
+  );
 
-  router.post('/logout-everywhere', signedIn, async (ctx) => {
+  router.post('/api/logout-everywhere', keyedByHeader, signedIn, async (ctx) => {
     const me = currentUser(ctx);
     const endedSessions = await destroyUserSessions(db, me.id);
     signOut(ctx);
@@ -95,7 +103,8 @@ export function accountRoutes({ db, config }: AppDeps): Router {
   });
 
   router.delete(
-    '/account',
+    '/api/account',
+    keyedByHeader,
     signedIn,
     deleteBody,
     validate({ body: DeleteAccountBody }),
@@ -111,17 +120,15 @@ export function accountRoutes({ db, config }: AppDeps): Router {
       }
       forgoIdempotencyRecord(ctx);
       let photo: string | null = null;
-      await mutate<DeleteAccountResponse>(ctx, db, async (trx, feed) => {
+      await mutate<DeleteAccountResponse>(ctx, db, async ({ trx, changes }) => {
         const user = await findUserById(trx, me.id);
         if (!user) throw notFound('User not found');
         photo = user.profileImageUrl;
-        await deleteAccount(trx, feed, user);
+        await deleteAccount(trx, changes, user);
         return { body: { success: true } };
       });
       signOut(ctx);
       await deleteStoredImage(config.uploadsDir, photo);
     },
   );
-
-  return router;
 }

@@ -9,7 +9,7 @@ import {
   type TestServer,
 } from '../../test/harness';
 import { loadAnchors, visibleAnchorIds } from '../db/anchors';
-import { ANCHOR_MESSAGES } from './anchors';
+import { ANCHOR_MESSAGES } from '../mutations/anchors';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 /** Sign-up, sign-in, sign-out, the current user, password reset and e-mail verification. */
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import {
   ForgotPasswordBody,
   LoginBody,
@@ -14,23 +14,23 @@ import {
   type VerifyEmailResponse,
 } from '@pingme/shared';
 import type { z } from 'zod';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { nowIso } from '../db/connection';
 import { clearBucket, hitBucket, readBucket } from '../db/rate-limits';
 import { destroyUserSessions } from '../db/sessions';
 import { findUserByEmail, findUserById, toSelf, updateUser } from '../db/users';
 import { AppError, conflict, tooMany } from '../errors';
 import { currentUser, requireUser, sessionUserId } from '../middleware/auth';
-import { mutate } from '../middleware/idempotency';
+import { keyed, mutate } from '../middleware/idempotency';
 import { input, validate } from '../middleware/validate';
 import { applyListedAdmin, createUser, signIn, signOut } from '../services/accounts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../services/passwords';
 import { buckets, throttle } from '../services/rate-limits';
 import { issueToken, redeemToken } from '../services/tokens';
 
-export function authRoutes({ db, config, mailer }: AppDeps): Router {
-  const router = new Router({ prefix: '/api' });
-
+export function authRoutes(router: Router, { db, config, mailer }: AppDeps): void {
+  // Idempotency-Key on every write here (docs/sync.md, guarantee 2).
+  const keyedByHeader = keyed(db);
   async function sendVerification(userId: string, email: string, firstName: string | null) {
     const token = await issueToken(db, userId, 'verify', config.verifyTokenTtlMs);
     const link = `${config.publicUrl}/verify-email?token=${token}`;
@@ -42,7 +42,7 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
     return link;
   }
 
-  router.post('/register', validate({ body: RegisterBody }), async (ctx) => {
+  router.post('/api/register', keyedByHeader, validate({ body: RegisterBody }), async (ctx) => {
     const { body } = input<z.infer<typeof RegisterBody>>(ctx);
     await throttle(
       db,
@@ -51,7 +51,7 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
       'Too many sign-ups from this network',
     );
     const passwordHash = await hashPassword(body.password);
-    const user = await mutate(ctx, db, async (trx) => {
+    const user = await mutate(ctx, db, async ({ trx }) => {
       if (await findUserByEmail(trx, body.email)) {
         throw conflict(
           'An account with this email already exists. Try signing in instead.',
@@ -73,7 +73,7 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
     );
   });
 
-  router.post('/login', validate({ body: LoginBody }), async (ctx) => {
+  router.post('/api/login', keyedByHeader, validate({ body: LoginBody }), async (ctx) => {
     const { body } = input<z.infer<typeof LoginBody>>(ctx);
     const { perAccount, perIp, windowMs } = config.loginThrottle;
     const acctBucket = `login:account:${body.email}`;
@@ -106,17 +106,17 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
     ctx.body = toSelf(fresh) satisfies SelfUser;
   });
 
-  router.post('/logout', async (ctx) => {
+  router.post('/api/logout', keyedByHeader, async (ctx) => {
     signOut(ctx);
     ctx.body = { success: true };
   });
 
   // The spec's full-page navigation target for signing in (and for an expired session).
-  router.get('/login', (ctx) => {
+  router.get('/api/login', (ctx) => {
     ctx.redirect('/auth');
   });
 
-  router.get('/user', requireUser(db), (ctx) => {
+  router.get('/api/user', requireUser(db), (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = toSelf(currentUser(ctx));
   });
@@ -127,7 +127,7 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
    * The PWA's start-up check, so a visitor's first load logs no 401 (docs/decisions.md).
    */
   const loadUser = requireUser(db);
-  router.get('/session', async (ctx) => {
+  router.get('/api/session', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     let user: SelfUser | null = null;
     if (sessionUserId(ctx)) {
@@ -142,70 +142,80 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
     ctx.body = { user } satisfies SessionResponse;
   });
 
-  router.post('/forgot-password', validate({ body: ForgotPasswordBody }), async (ctx) => {
-    const { body } = input<z.infer<typeof ForgotPasswordBody>>(ctx);
-    // Counted for every address, known or not, so a 429 reveals nothing about accounts.
-    const what = 'Too many password reset requests';
-    await throttle(db, buckets.resetIp(ctx.ip), config.rateLimits.resetPerIp, what);
-    await throttle(db, buckets.resetEmail(body.email), config.rateLimits.resetPerEmail, what);
-    const user = await findUserByEmail(db, body.email);
-    // The same answer for every address, known or not, and never the link itself: whoever asks
-    // is not necessarily the owner (docs/security.md, "Reset and verification links").
-    const response: ForgotPasswordResponse = {
-      success: true,
-      message: mailer.delivers
-        ? 'If an account exists for that email, a reset link is on its way.'
-        : 'If an account exists for that email, a reset link was made. This server does not send e-mail: ask the person who runs it for your link.',
-    };
-    if (user) {
-      const token = await issueToken(db, user.id, 'reset', config.resetTokenTtlMs);
-      const welcome = user.passwordHash === null ? '&welcome=true' : '';
-      const link = `${config.publicUrl}/reset-password?token=${token}${welcome}`;
-      // Not awaited: a slow or failing mail server must neither reveal (by timing or a 500)
-      // that the account exists nor fail the request.
-      mailer
-        .send({
-          to: user.email,
-          subject: 'Reset your PingMe password',
-          text: `Hi ${user.firstName ?? 'there'},\n\nSet a new PingMe password here:\n${link}\n\nThe link works once and expires in ${Math.round(config.resetTokenTtlMs / 60_000)} minutes. If you did not ask for it, ignore this e-mail.`,
-        })
-        .catch((err: unknown) => console.error('reset mail failed', err));
-    }
-    ctx.body = response;
-  });
-
-  router.post('/reset-password', validate({ body: ResetPasswordBody }), async (ctx) => {
-    const { body } = input<z.infer<typeof ResetPasswordBody>>(ctx);
-    const passwordHash = await hashPassword(body.password);
-    await mutate(ctx, db, async (trx) => {
-      const userId = await redeemToken(trx, 'reset', body.token);
-      const before = await findUserById(trx, userId);
-      if (!before)
-        throw new AppError(
-          400,
-          'token_invalid',
-          'This password reset link is invalid or has expired',
-        );
-      // The link reached the address's owner: the address is proven.
-      const after = await updateUser(trx, userId, {
-        passwordHash,
-        passwordChangedAt: nowIso(),
-        emailVerified: 1,
-      });
-      await applyListedAdmin(trx, config, after);
-      // A password change ends every session of that person.
-      await destroyUserSessions(trx, userId);
-      return {
-        body: {
-          success: true,
-          isFirstTime: before.passwordHash === null,
-        } satisfies ResetPasswordResponse,
+  router.post(
+    '/api/forgot-password',
+    keyedByHeader,
+    validate({ body: ForgotPasswordBody }),
+    async (ctx) => {
+      const { body } = input<z.infer<typeof ForgotPasswordBody>>(ctx);
+      // Counted for every address, known or not, so a 429 reveals nothing about accounts.
+      const what = 'Too many password reset requests';
+      await throttle(db, buckets.resetIp(ctx.ip), config.rateLimits.resetPerIp, what);
+      await throttle(db, buckets.resetEmail(body.email), config.rateLimits.resetPerEmail, what);
+      const user = await findUserByEmail(db, body.email);
+      // The same answer for every address, known or not, and never the link itself: whoever asks
+      // is not necessarily the owner (docs/security.md, "Reset and verification links").
+      const response: ForgotPasswordResponse = {
+        success: true,
+        message: mailer.delivers
+          ? 'If an account exists for that email, a reset link is on its way.'
+          : 'If an account exists for that email, a reset link was made. This server does not send e-mail: ask the person who runs it for your link.',
       };
-    });
-    if (ctx.session?.userId) signOut(ctx);
-  });
+      if (user) {
+        const token = await issueToken(db, user.id, 'reset', config.resetTokenTtlMs);
+        const welcome = user.passwordHash === null ? '&welcome=true' : '';
+        const link = `${config.publicUrl}/reset-password?token=${token}${welcome}`;
+        // Not awaited: a slow or failing mail server must neither reveal (by timing or a 500)
+        // that the account exists nor fail the request.
+        mailer
+          .send({
+            to: user.email,
+            subject: 'Reset your PingMe password',
+            text: `Hi ${user.firstName ?? 'there'},\n\nSet a new PingMe password here:\n${link}\n\nThe link works once and expires in ${Math.round(config.resetTokenTtlMs / 60_000)} minutes. If you did not ask for it, ignore this e-mail.`,
+          })
+          .catch((err: unknown) => console.error('reset mail failed', err));
+      }
+      ctx.body = response;
+    },
+  );
 
-  router.get('/verify-email', validate({ query: VerifyEmailQuery }), async (ctx) => {
+  router.post(
+    '/api/reset-password',
+    keyedByHeader,
+    validate({ body: ResetPasswordBody }),
+    async (ctx) => {
+      const { body } = input<z.infer<typeof ResetPasswordBody>>(ctx);
+      const passwordHash = await hashPassword(body.password);
+      await mutate(ctx, db, async ({ trx }) => {
+        const userId = await redeemToken(trx, 'reset', body.token);
+        const before = await findUserById(trx, userId);
+        if (!before)
+          throw new AppError(
+            400,
+            'token_invalid',
+            'This password reset link is invalid or has expired',
+          );
+        // The link reached the address's owner: the address is proven.
+        const after = await updateUser(trx, userId, {
+          passwordHash,
+          passwordChangedAt: nowIso(),
+          emailVerified: 1,
+        });
+        await applyListedAdmin(trx, config, after);
+        // A password change ends every session of that person.
+        await destroyUserSessions(trx, userId);
+        return {
+          body: {
+            success: true,
+            isFirstTime: before.passwordHash === null,
+          } satisfies ResetPasswordResponse,
+        };
+      });
+      if (ctx.session?.userId) signOut(ctx);
+    },
+  );
+
+  router.get('/api/verify-email', validate({ query: VerifyEmailQuery }), async (ctx) => {
     const { query } = input<unknown, z.infer<typeof VerifyEmailQuery>>(ctx);
     const user = await db.transaction().execute(async (trx) => {
       const userId = await redeemToken(trx, 'verify', query.token);
@@ -218,28 +228,31 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
     } satisfies VerifyEmailResponse;
   });
 
-  router.post('/resend-verification', validate({ body: ResendVerificationBody }), async (ctx) => {
-    const { body } = input<z.infer<typeof ResendVerificationBody>>(ctx);
-    const what = 'Too many verification e-mails requested';
-    await throttle(db, buckets.verifyIp(ctx.ip), config.rateLimits.verifyResendPerIp, what);
-    await throttle(
-      db,
-      buckets.verifyEmail(body.email),
-      config.rateLimits.verifyResendPerEmail,
-      what,
-    );
-    const user = await findUserByEmail(db, body.email);
-    // Not awaited, for the same reasons as the reset mail.
-    if (user && user.emailVerified !== 1) {
-      sendVerification(user.id, user.email, user.firstName).catch((err: unknown) =>
-        console.error('verification mail failed', err),
+  router.post(
+    '/api/resend-verification',
+    keyedByHeader,
+    validate({ body: ResendVerificationBody }),
+    async (ctx) => {
+      const { body } = input<z.infer<typeof ResendVerificationBody>>(ctx);
+      const what = 'Too many verification e-mails requested';
+      await throttle(db, buckets.verifyIp(ctx.ip), config.rateLimits.verifyResendPerIp, what);
+      await throttle(
+        db,
+        buckets.verifyEmail(body.email),
+        config.rateLimits.verifyResendPerEmail,
+        what,
       );
-    }
-    ctx.body = {
-      success: true,
-      message: 'If that account still needs verifying, a new link is on its way.',
-    };
-  });
-
-  return router;
+      const user = await findUserByEmail(db, body.email);
+      // Not awaited, for the same reasons as the reset mail.
+      if (user && user.emailVerified !== 1) {
+        sendVerification(user.id, user.email, user.firstName).catch((err: unknown) =>
+          console.error('verification mail failed', err),
+        );
+      }
+      ctx.body = {
+        success: true,
+        message: 'If that account still needs verifying, a new link is on its way.',
+      };
+    },
+  );
 }

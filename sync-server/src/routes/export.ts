@@ -3,7 +3,7 @@
  * received, read through the same views as the sync pull, as one JSON file (DataExport,
  * exportVersion 1).
  */
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type {
   Anchor,
   DataExport,
@@ -15,7 +15,7 @@ import type {
   SyncFriendship,
   SyncUser,
 } from '@pingme/shared';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import type { Db } from '../db/connection';
 import { subscriptionsOf, toInfo } from '../db/push-subscriptions';
 import { currentUser, requireUser } from '../middleware/auth';
@@ -74,10 +74,8 @@ export async function buildExport(db: Db, userId: string, now = new Date()): Pro
   };
 }
 
-export function exportRoutes({ db }: AppDeps): Router {
-  const router = new Router({ prefix: '/api' });
-
-  router.get('/export', requireUser(db), async (ctx) => {
+export function exportRoutes(router: Router, { db }: AppDeps): void {
+  router.get('/api/export', requireUser(db), async (ctx) => {
     const data = await buildExport(db, currentUser(ctx).id);
     const day = data.exportedAt.slice(0, 10);
     ctx.set('Cache-Control', 'no-store');
@@ -85,6 +83,4 @@ export function exportRoutes({ db }: AppDeps): Router {
     ctx.type = 'application/json; charset=utf-8';
     ctx.body = JSON.stringify(data, null, 2);
   });
-
-  return router;
 }

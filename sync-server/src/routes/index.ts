@@ -1,26 +1,35 @@
-/** Every router module besides auth; app.ts mounts them in this order. */
-import type Router from '@koa/router';
-import type { AppDeps } from '../app';
-import { friendRoutes } from './friends';
-import { inviteRoutes } from './invites';
+/**
+ * The API as one router. Every route is written with its full path (`/api/pings/recent`), so
+ * searching for a path finds its handler; the writes are the named mutations of
+ * shared/src/mutations.ts, mounted by routes/mutations.ts.
+ */
+import Router from '@koa/router';
+import type { AppDeps } from '../deps';
+import { accountRoutes } from './account';
 import { adminRoutes } from './admin';
+import { anchorRoutes } from './anchors';
+import { authRoutes } from './auth';
+import { energyRoutes } from './energy';
+import { exportRoutes } from './export';
+import { friendRoutes } from './friends';
+import { insightRoutes } from './insights';
+import { inviteRoutes } from './invites';
+import { moodRoutes } from './moods';
+import { mutationRoutes } from './mutations';
 import { oauthRoutes } from './oauth';
 import { pingRoutes } from './pings';
-import { promptRoutes } from './prompts';
 import { profileRoutes } from './profile';
-import { usersRoutes } from './users';
-import { anchorRoutes } from './anchors';
-import { energyRoutes } from './energy';
-import { insightRoutes } from './insights';
-import { moodRoutes } from './moods';
-import { syncRoutes } from './sync';
+import { promptRoutes } from './prompts';
 import { pushRoutes } from './push';
-import { exportRoutes } from './export';
-import { accountRoutes } from './account';
 import { safetyRoutes } from './safety';
+import { syncRoutes } from './sync';
+import { usersRoutes } from './users';
 
-export const routeModules: ((deps: AppDeps) => Router)[] = [
+const MODULES: ((router: Router, deps: AppDeps) => void)[] = [
+  authRoutes,
   oauthRoutes,
+  accountRoutes,
+  mutationRoutes,
   friendRoutes,
   inviteRoutes,
   adminRoutes,
@@ -35,6 +44,11 @@ export const routeModules: ((deps: AppDeps) => Router)[] = [
   syncRoutes,
   pushRoutes,
   exportRoutes,
-  accountRoutes,
   safetyRoutes,
 ];
+
+export function apiRouter(deps: AppDeps): Router {
+  const router = new Router();
+  for (const add of MODULES) add(router, deps);
+  return router;
+}

@@ -3,12 +3,10 @@
  * (spec sections 2 "Analytics and energy" and "Profile", 3 and 9; docs/api.md "Insights").
  * Windows, thresholds and the badge catalogue are described in docs/decisions.md.
  */
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import {
   Id,
-  IdParams,
   LIMITS,
-  uuidv7,
   utcDay,
   type Badge,
   type Collection,
@@ -18,28 +16,22 @@ import {
   type ProfileMetrics,
 } from '@pingme/shared';
 import { z } from 'zod';
-import type { AppDeps } from '../app';
-import { nowIso } from '../db/connection';
+import type { AppDeps } from '../deps';
 import { areFriends } from '../db/friendships';
 import {
   countFriendshipsAcceptedSince,
-  insertPrompts,
   listMoments,
   listPacks,
-  nextPromptPosition,
   pairCounts,
   pairDailyCounts,
   pingTotals,
-  promptTextsOf,
   reactionTotals,
-  recordPackInstall,
   topPromptsBetween,
   topPromptsSentBy,
   type PackRow,
 } from '../db/insights';
 import { notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
-import { mutate } from '../middleware/idempotency';
 import { input, validate } from '../middleware/validate';
 import { earnedBadges } from '../services/badges';
 
@@ -101,12 +93,11 @@ export function toCollection(p: PackRow & { installed: number }, me: string): Co
 
 const FriendParams = z.object({ friendId: Id });
 
-export function insightRoutes({ db }: AppDeps): Router {
-  const router = new Router({ prefix: '/api' });
+export function insightRoutes(router: Router, { db }: AppDeps): void {
   const signedIn = requireUser(db);
 
   router.get(
-    '/analytics/friendship/:friendId',
+    '/api/analytics/friendship/:friendId',
     signedIn,
     validate({ params: FriendParams }),
     async (ctx) => {
@@ -138,7 +129,7 @@ export function insightRoutes({ db }: AppDeps): Router {
     },
   );
 
-  router.get('/analytics/pings', signedIn, async (ctx) => {
+  router.get('/api/analytics/pings', signedIn, async (ctx) => {
     const me = currentUser(ctx).id;
     const now = Date.now();
     const [totals, reactions, top] = await Promise.all([
@@ -160,7 +151,7 @@ export function insightRoutes({ db }: AppDeps): Router {
     } satisfies PingAnalytics;
   });
 
-  router.get('/profile/metrics', signedIn, async (ctx) => {
+  router.get('/api/profile/metrics', signedIn, async (ctx) => {
     const me = currentUser(ctx).id;
     const now = Date.now();
     const week = ago(now, WEEK_DAYS);
@@ -177,7 +168,7 @@ export function insightRoutes({ db }: AppDeps): Router {
     } satisfies ProfileMetrics;
   });
 
-  router.get('/profile/moments', signedIn, async (ctx) => {
+  router.get('/api/profile/moments', signedIn, async (ctx) => {
     const rows = await listMoments(db, currentUser(ctx).id);
     ctx.body = rows.map((m) => ({
       id: m.id,
@@ -188,55 +179,12 @@ export function insightRoutes({ db }: AppDeps): Router {
     })) satisfies Moment[];
   });
 
-  router.get('/profile/badges', signedIn, async (ctx) => {
+  router.get('/api/profile/badges', signedIn, async (ctx) => {
     ctx.body = (await earnedBadges(db, currentUser(ctx).id)) satisfies Badge[];
   });
 
-  router.get('/profile/collections', signedIn, async (ctx) => {
+  router.get('/api/profile/collections', signedIn, async (ctx) => {
     const me = currentUser(ctx).id;
     ctx.body = (await listPacks(db, me)).map((p) => toCollection(p, me)) satisfies Collection[];
   });
-
-  router.post(
-    '/profile/collections/:id/install',
-    signedIn,
-    validate({ params: IdParams, body: z.strictObject({}) }),
-    async (ctx) => {
-      const me = currentUser(ctx).id;
-      const { id } = input<unknown, unknown, { id: string }>(ctx).params;
-      await mutate<Collection>(ctx, db, async (trx, feed) => {
-        const [pack] = await listPacks(trx, me, id);
-        if (!pack) throw notFound('Ping pack not found');
-        const at = nowIso();
-        if (await recordPackInstall(trx, pack.id, me, at)) {
-          // The pack's prompts become the person's own custom prompts, skipping any text they
-          // already have (a default prompt or one of their own).
-          const have = await promptTextsOf(trx, me);
-          let position = await nextPromptPosition(trx, me);
-          const rows = [];
-          for (const p of toCollection(pack, me).prompts) {
-            const key = p.text.trim().toLowerCase();
-            if (!key || have.has(key)) continue;
-            have.add(key);
-            rows.push({
-              id: uuidv7(),
-              ownerId: me,
-              text: p.text.trim().slice(0, LIMITS.promptText),
-              emoji: p.emoji,
-              isDefault: 0,
-              position: position++,
-              createdAt: at,
-              updatedAt: at,
-            });
-          }
-          await insertPrompts(trx, rows);
-          for (const r of rows) await feed.record([me], 'prompt', r.id);
-        }
-        const [fresh] = await listPacks(trx, me, id);
-        return { body: toCollection(fresh!, me) };
-      });
-    },
-  );
-
-  return router;
 }

@@ -9,7 +9,7 @@ import {
   type TestServer,
 } from '../../test/harness';
 import { loadMoods, visibleMoodIds } from '../db/moods';
-import { MOOD_MESSAGES } from './moods';
+import { MOOD_MESSAGES } from '../mutations/moods';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -4,10 +4,10 @@
  * Both are full-page navigations, so every failure is a redirect to `/auth?error=<message>`,
  * never a JSON error or a 500.
  */
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { LIMITS } from '@pingme/shared';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { findUserByEmail, findUserByGoogleSub, updateUser } from '../db/users';
 import { applyListedAdmin, createUser, PRE_AUTH_SESSION_MS, signIn } from '../services/accounts';
 import {
@@ -37,8 +37,7 @@ function fail(ctx: Context, message: string): void {
   ctx.redirect(`/auth?error=${encodeURIComponent(message)}`);
 }
 
-export function oauthRoutes({ db, config }: AppDeps): Router {
-  const router = new Router({ prefix: '/api' });
+export function oauthRoutes(router: Router, { db, config }: AppDeps): void {
   const client = config.oidc
     ? createOidcClient(config.oidc, `${config.publicUrl}${CALLBACK_PATH}`)
     : undefined;
@@ -77,7 +76,7 @@ export function oauthRoutes({ db, config }: AppDeps): Router {
     });
   }
 
-  router.get('/auth/google', async (ctx) => {
+  router.get('/api/auth/google', async (ctx) => {
     if (!client) return fail(ctx, OAUTH_MESSAGES.notConfigured);
     try {
       const { url, pending } = await client.begin();
@@ -91,7 +90,7 @@ export function oauthRoutes({ db, config }: AppDeps): Router {
     }
   });
 
-  router.get('/auth/google/callback', async (ctx) => {
+  router.get('/api/auth/google/callback', async (ctx) => {
     // A started sign-in is good for one callback, whatever its outcome.
     const pending: unknown = ctx.session?.oidc;
     if (ctx.session && 'oidc' in ctx.session) delete ctx.session.oidc;
@@ -121,6 +120,4 @@ export function oauthRoutes({ db, config }: AppDeps): Router {
     await signIn(ctx, userId, config.sessionMaxAgeMs);
     ctx.redirect('/');
   });
-
-  return router;
 }

@@ -2,14 +2,14 @@
  * Web Push subscriptions (docs/api.md "Web Push"): the VAPID public key the browser subscribes
  * with, and each device's subscription, owned by the signed-in person.
  */
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import {
   PushSubscribeBody,
   PushUnsubscribeBody,
   type PushSubscriptionInfo,
   type VapidPublicKeyResponse,
 } from '@pingme/shared';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import {
   deleteOwnSubscription,
   findSubscriptionByEndpoint,
@@ -18,7 +18,7 @@ import {
 } from '../db/push-subscriptions';
 import { badRequest, conflict, notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
-import { mutate } from '../middleware/idempotency';
+import { keyed, mutate } from '../middleware/idempotency';
 import { jsonBody } from '../middleware/body';
 import { input, validate } from '../middleware/validate';
 
@@ -31,60 +31,68 @@ function decodedLength(b64url: string): number {
   return /^[A-Za-z0-9_-]+={0,2}$/.test(b64url) ? Buffer.from(b64url, 'base64url').length : -1;
 }
 
-export function pushRoutes({ db, config }: AppDeps): Router {
-  const router = new Router({ prefix: '/api/push' });
+export function pushRoutes(router: Router, { db, config }: AppDeps): void {
+  // Idempotency-Key on every write here (docs/sync.md, guarantee 2).
+  const keyedByHeader = keyed(db);
   const signedIn = requireUser(db);
 
-  router.get('/vapid-public-key', (ctx) => {
+  router.get('/api/push/vapid-public-key', (ctx) => {
     ctx.body = { publicKey: config.vapid.publicKey } satisfies VapidPublicKeyResponse;
   });
 
-  router.post('/subscribe', signedIn, validate({ body: PushSubscribeBody }), async (ctx) => {
-    const { body } = input<PushSubscribeBody>(ctx);
-    const me = currentUser(ctx).id;
-    if (!config.push.allowHttpEndpoints && !body.endpoint.startsWith('https://')) {
-      throw badRequest('Push endpoints must use https');
-    }
-    // An uncompressed P-256 point and a 16-byte secret, as PushSubscription.getKey() gives them.
-    const key = Buffer.from(body.keys.p256dh, 'base64url');
-    if (decodedLength(body.keys.p256dh) !== 65 || key[0] !== 4) {
-      throw badRequest('keys.p256dh must be the subscription’s P-256 public key (base64url)');
-    }
-    if (decodedLength(body.keys.auth) !== 16) {
-      throw badRequest('keys.auth must be the subscription’s 16-byte secret (base64url)');
-    }
-    await mutate(ctx, db, async (trx) => {
-      // A browser that changes hands keeps its subscription, keys and all: another person may
-      // take an endpoint over only with its keys. The URL alone (which leaks more easily than
-      // the browser's secret) cannot silence someone's notifications.
-      const existing = await findSubscriptionByEndpoint(trx, body.endpoint);
-      if (
-        existing &&
-        existing.userId !== me &&
-        (existing.p256dh !== body.keys.p256dh || existing.auth !== body.keys.auth)
-      ) {
-        throw conflict(PUSH_ENDPOINT_TAKEN);
+  router.post(
+    '/api/push/subscribe',
+    keyedByHeader,
+    signedIn,
+    validate({ body: PushSubscribeBody }),
+    async (ctx) => {
+      const { body } = input<PushSubscribeBody>(ctx);
+      const me = currentUser(ctx).id;
+      if (!config.push.allowHttpEndpoints && !body.endpoint.startsWith('https://')) {
+        throw badRequest('Push endpoints must use https');
       }
-      const { row, created } = await upsertSubscription(trx, {
-        userId: me,
-        endpoint: body.endpoint,
-        p256dh: body.keys.p256dh,
-        auth: body.keys.auth,
-        deviceId: body.deviceId ?? null,
+      // An uncompressed P-256 point and a 16-byte secret, as PushSubscription.getKey() gives them.
+      const key = Buffer.from(body.keys.p256dh, 'base64url');
+      if (decodedLength(body.keys.p256dh) !== 65 || key[0] !== 4) {
+        throw badRequest('keys.p256dh must be the subscription’s P-256 public key (base64url)');
+      }
+      if (decodedLength(body.keys.auth) !== 16) {
+        throw badRequest('keys.auth must be the subscription’s 16-byte secret (base64url)');
+      }
+      await mutate(ctx, db, async ({ trx }) => {
+        // A browser that changes hands keeps its subscription, keys and all: another person may
+        // take an endpoint over only with its keys. The URL alone (which leaks more easily than
+        // the browser's secret) cannot silence someone's notifications.
+        const existing = await findSubscriptionByEndpoint(trx, body.endpoint);
+        if (
+          existing &&
+          existing.userId !== me &&
+          (existing.p256dh !== body.keys.p256dh || existing.auth !== body.keys.auth)
+        ) {
+          throw conflict(PUSH_ENDPOINT_TAKEN);
+        }
+        const { row, created } = await upsertSubscription(trx, {
+          userId: me,
+          endpoint: body.endpoint,
+          p256dh: body.keys.p256dh,
+          auth: body.keys.auth,
+          deviceId: body.deviceId ?? null,
+        });
+        return { status: created ? 201 : 200, body: toInfo(row) satisfies PushSubscriptionInfo };
       });
-      return { status: created ? 201 : 200, body: toInfo(row) satisfies PushSubscriptionInfo };
-    });
-  });
+    },
+  );
 
   router.delete(
-    '/subscribe',
+    '/api/push/subscribe',
+    keyedByHeader,
     deleteBody,
     signedIn,
     validate({ body: PushUnsubscribeBody }),
     async (ctx) => {
       const { body } = input<PushUnsubscribeBody>(ctx);
       const me = currentUser(ctx).id;
-      await mutate(ctx, db, async (trx) => {
+      await mutate(ctx, db, async ({ trx }) => {
         // Someone else's endpoint gets the same answer as an unknown one.
         if (!(await deleteOwnSubscription(trx, me, body.endpoint))) {
           throw notFound('Push subscription not found');
@@ -93,6 +101,4 @@ export function pushRoutes({ db, config }: AppDeps): Router {
       });
     },
   );
-
-  return router;
 }

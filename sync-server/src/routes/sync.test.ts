@@ -349,31 +349,58 @@ describe('POST /api/sync/batch', () => {
   });
 
   it('stops at a transient failure: later entries are not attempted (status 0)', async () => {
-    const a = await makeUser(server);
-    const b = await makeUser(server);
-    await makeFriends(a, b);
-    // Sign-in failures for A's e-mail reach the throttle: the next attempt is a transient 429.
-    for (let i = 0; i < 5; i++) {
-      await server.client().post('/api/login', { email: a.email, password: 'wrong-password' });
+    // Two invite links a person may try per window: the third attempt is a transient 429.
+    const tight = await startTestServer({ INVITE_USE_MAX_PER_USER: '2' });
+    try {
+      const a = await makeUser(tight);
+      const b = await makeUser(tight);
+      await makeFriends(a, b);
+      for (let i = 0; i < 2; i++) {
+        expect((await a.client.post('/api/invites/not-a-code/use', {})).status).toBe(404);
+      }
+      const ping = (n: number) => ({
+        idempotencyKey: `transient-${n}-${a.id}`,
+        name: 'ping.sendCustom',
+        args: { receiverId: b.id, customText: `Message ${n}` },
+      });
+      const invite = {
+        idempotencyKey: `transient-invite-${a.id}`,
+        name: 'invite.use',
+        args: { code: 'still-not-a-code' },
+      };
+      const res = await a.client.post('/api/sync/batch', { entries: [ping(1), invite, ping(2)] });
+      expect(res.status).toBe(200);
+      expect(res.body.results.map((r: { status: number }) => r.status)).toEqual([201, 429, 0]);
+      expect(res.body.results[1].body).toMatchObject({ code: 'rate_limited' });
+      expect(res.body.results[2].body).toMatchObject({ notAttempted: true });
+      const received = await b.client.get('/api/pings/recent');
+      expect(received.body.map((p: { customText: string }) => p.customText)).toEqual(['Message 1']);
+    } finally {
+      await tight.stop();
     }
-    const ping = (n: number) => ({
-      idempotencyKey: `transient-${n}-${a.id}`,
-      method: 'POST' as const,
-      path: '/api/pings/custom',
-      body: { receiverId: b.id, customText: `Message ${n}` },
+  });
+
+  it('takes only named mutations: sign-in and unknown names are that entry’s own refusal', async () => {
+    const a = await makeUser(server);
+    const res = await a.client.post('/api/sync/batch', {
+      entries: [
+        { idempotencyKey: `n1-${a.id}`, name: 'user.becomeAdmin', args: {} },
+        {
+          idempotencyKey: `n2-${a.id}`,
+          method: 'POST',
+          path: '/api/login',
+          body: { email: a.email, password: a.password },
+        },
+        { idempotencyKey: `n3-${a.id}`, name: 'ping.markAllRead', args: [] },
+        { idempotencyKey: `n4-${a.id}`, name: 'profile.update', args: { tagline: 'named' } },
+      ],
     });
-    const login = {
-      idempotencyKey: `transient-login-${a.id}`,
-      method: 'POST' as const,
-      path: '/api/login',
-      body: { email: a.email, password: a.password },
-    };
-    const res = await a.client.post('/api/sync/batch', { entries: [ping(1), login, ping(2)] });
     expect(res.status).toBe(200);
-    expect(res.body.results.map((r: { status: number }) => r.status)).toEqual([201, 429, 0]);
-    expect(res.body.results[1].body).toMatchObject({ code: 'rate_limited' });
-    expect(res.body.results[2].body).toMatchObject({ notAttempted: true });
-    expect(await pingsReceived(b)).toBe(1);
+    expect(res.body.results.map((r: { status: number }) => r.status)).toEqual([400, 404, 400, 200]);
+    expect(res.body.results[0].body.error).toBe('Unknown mutation: user.becomeAdmin');
+    expect(res.body.results[1].body.error).toBe('No such route: POST /api/login');
+    expect(res.body.results[2].body.error).toBe('The arguments must be a JSON object');
+    expect(res.body.results[3].body).toMatchObject({ tagline: 'named' });
   });
 
   it("treats a receiver's daily limit as final: the entries after it still run", async () => {
@@ -468,7 +495,7 @@ describe('guarantee 4: atomic acknowledgement', () => {
       ({ state: { idempotency: pending() }, events: server.events }) as unknown as Context;
     const pingId = '01900000-0000-7000-8000-00000000a70c';
     const write = (fail: boolean) =>
-      mutate(fakeCtx(), db, async (trx, feed) => {
+      mutate(fakeCtx(), db, async ({ trx, changes }) => {
         await trx
           .insertInto('pings')
           .values({
@@ -488,7 +515,7 @@ describe('guarantee 4: atomic acknowledgement', () => {
             createdAt: new Date().toISOString(),
           })
           .execute();
-        await feed.record([a.id, b.id], 'ping', pingId);
+        await changes.record([a.id, b.id], 'ping', pingId);
         if (fail) throw new Error('killed half-way');
         return { status: 201, body: { id: pingId } };
       });

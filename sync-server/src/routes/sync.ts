@@ -2,39 +2,28 @@
  * The sync protocol's two calls (docs/sync.md): GET /api/sync/pull (the change feed and full
  * snapshots, sync/pull.ts) and POST /api/sync/batch (outbox entries in bulk, sync/batch.ts).
  */
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { BatchBody, PullQuery, type BatchResponse } from '@pingme/shared';
-import type { AppDeps } from '../app';
-import { badRequest } from '../errors';
+import type { AppDeps } from '../deps';
 import { currentUser, requireUser } from '../middleware/auth';
 import { input, validate } from '../middleware/validate';
-import { BATCH_MARKER_HEADER, runBatch } from '../sync/batch';
+import { runBatch } from '../sync/batch';
 import { pull } from '../sync/pull';
 
-export function syncRoutes({ db }: AppDeps): Router {
-  const router = new Router({ prefix: '/api/sync' });
+export function syncRoutes(router: Router, deps: AppDeps): void {
+  const { db, config } = deps;
   const signedIn = requireUser(db);
 
-  router.get('/pull', signedIn, validate({ query: PullQuery }), async (ctx) => {
+  router.get('/api/sync/pull', signedIn, validate({ query: PullQuery }), async (ctx) => {
     const { query } = input<unknown, PullQuery>(ctx);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await pull(db, currentUser(ctx).id, query);
   });
 
-  router.post(
-    '/batch',
-    async (ctx, next) => {
-      if (ctx.get(BATCH_MARKER_HEADER)) throw badRequest('A batch cannot contain /api/sync/batch');
-      await next();
-    },
-    signedIn,
-    validate({ body: BatchBody }),
-    async (ctx) => {
-      const { body } = input<BatchBody>(ctx);
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = { results: await runBatch(ctx, body.entries) } satisfies BatchResponse;
-    },
-  );
-
-  return router;
+  router.post('/api/sync/batch', signedIn, validate({ body: BatchBody }), async (ctx) => {
+    const { body } = input<BatchBody>(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    const caller = { me: currentUser(ctx), config, ip: ctx.ip };
+    ctx.body = { results: await runBatch(deps, caller, body.entries) } satisfies BatchResponse;
+  });
 }

@@ -2,7 +2,7 @@
  * Other people: a profile by id (full for self and friends, the public summary for everyone
  * else), search, and friend suggestions. Everything needs a session.
  */
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import {
   IdParams,
   SearchQuery,
@@ -10,7 +10,7 @@ import {
   type SuggestionResult,
   type UserSearchResult,
 } from '@pingme/shared';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { isBlockedEitherWay } from '../db/blocks';
 import { countFriends } from '../db/friendships';
 import {
@@ -44,25 +44,33 @@ function toSearchResult(p: PersonRow, rel: RelationInfo): UserSearchResult {
   };
 }
 
-export function usersRoutes({ db, config }: AppDeps): Router {
-  const router = new Router({ prefix: '/api' });
+export function usersRoutes(router: Router, { db, config }: AppDeps): void {
+  router.get(
+    '/api/users/search',
+    requireUser(db),
+    validate({ query: SearchQuery }),
+    async (ctx) => {
+      const me = currentUser(ctx);
+      const { query } = input<unknown, { q: string }>(ctx);
+      await throttle(
+        db,
+        buckets.search(me.id),
+        config.rateLimits.searchPerUser,
+        'Too many searches',
+      );
+      const people = await searchPeople(db, me.id, query.q, SEARCH_LIMIT);
+      const relations = await relationsWith(
+        db,
+        me.id,
+        people.map((p) => p.id),
+      );
+      ctx.body = people.map((p) =>
+        toSearchResult(p, relations.get(p.id) ?? { relation: 'none', requestId: null }),
+      ) satisfies UserSearchResult[];
+    },
+  );
 
-  router.get('/users/search', requireUser(db), validate({ query: SearchQuery }), async (ctx) => {
-    const me = currentUser(ctx);
-    const { query } = input<unknown, { q: string }>(ctx);
-    await throttle(db, buckets.search(me.id), config.rateLimits.searchPerUser, 'Too many searches');
-    const people = await searchPeople(db, me.id, query.q, SEARCH_LIMIT);
-    const relations = await relationsWith(
-      db,
-      me.id,
-      people.map((p) => p.id),
-    );
-    ctx.body = people.map((p) =>
-      toSearchResult(p, relations.get(p.id) ?? { relation: 'none', requestId: null }),
-    ) satisfies UserSearchResult[];
-  });
-
-  router.get('/users/suggestions', requireUser(db), async (ctx) => {
+  router.get('/api/users/suggestions', requireUser(db), async (ctx) => {
     const me = currentUser(ctx);
     const people = await suggestPeople(db, me.id, SUGGESTION_LIMIT);
     ctx.body = people.map((p) => ({
@@ -71,41 +79,44 @@ export function usersRoutes({ db, config }: AppDeps): Router {
     })) satisfies SuggestionResult[];
   });
 
-  router.get('/users/:id/profile', requireUser(db), validate({ params: IdParams }), async (ctx) => {
-    const me = currentUser(ctx);
-    const { params } = input<unknown, unknown, { id: string }>(ctx);
-    const user = params.id === me.id ? me : await findUserById(db, params.id);
-    // A block, either way, makes the two unknown to each other (docs/security.md).
-    if (!user || (user.id !== me.id && (await isBlockedEitherWay(db, me.id, user.id))))
-      throw notFound('User not found');
-    const rel = await relationWith(db, me.id, user.id);
-    const friendsCount = await countFriends(db, user.id);
-    const pingsCount = await countPings(db, user.id);
-    let body: ProfileResponse;
-    if (rel.relation === 'self' || rel.relation === 'friends') {
-      body = {
-        ...toProfileFields(user),
-        full: true,
-        isAdmin: user.isAdmin === 1,
-        areFriends: rel.relation === 'friends',
-        relation: rel.relation,
-        friendsCount,
-        pingsCount,
-      };
-    } else {
-      // Built field by field: nothing beyond name, avatar and counts reaches a non-friend.
-      body = {
-        ...toSummary(user),
-        full: false,
-        areFriends: false,
-        relation: rel.relation,
-        requestId: rel.requestId,
-        friendsCount,
-        pingsCount,
-      };
-    }
-    ctx.body = body;
-  });
-
-  return router;
+  router.get(
+    '/api/users/:id/profile',
+    requireUser(db),
+    validate({ params: IdParams }),
+    async (ctx) => {
+      const me = currentUser(ctx);
+      const { params } = input<unknown, unknown, { id: string }>(ctx);
+      const user = params.id === me.id ? me : await findUserById(db, params.id);
+      // A block, either way, makes the two unknown to each other (docs/security.md).
+      if (!user || (user.id !== me.id && (await isBlockedEitherWay(db, me.id, user.id))))
+        throw notFound('User not found');
+      const rel = await relationWith(db, me.id, user.id);
+      const friendsCount = await countFriends(db, user.id);
+      const pingsCount = await countPings(db, user.id);
+      let body: ProfileResponse;
+      if (rel.relation === 'self' || rel.relation === 'friends') {
+        body = {
+          ...toProfileFields(user),
+          full: true,
+          isAdmin: user.isAdmin === 1,
+          areFriends: rel.relation === 'friends',
+          relation: rel.relation,
+          friendsCount,
+          pingsCount,
+        };
+      } else {
+        // Built field by field: nothing beyond name, avatar and counts reaches a non-friend.
+        body = {
+          ...toSummary(user),
+          full: false,
+          areFriends: false,
+          relation: rel.relation,
+          requestId: rel.requestId,
+          friendsCount,
+          pingsCount,
+        };
+      }
+      ctx.body = body;
+    },
+  );
 }

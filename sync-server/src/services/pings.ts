@@ -17,7 +17,8 @@ import {
 import { findPrompt, isUsableBy } from '../db/prompts';
 import type { PingKind } from '../db/schema';
 import { AppError, conflict, forbidden, notFound } from '../errors';
-import type { Feed, Trx } from '../middleware/idempotency';
+import type { Db } from '../db/connection';
+import type { ChangeSet } from '../db/unit-of-work';
 
 /**
  * The daily limit is a rolling window: a ping counts against the receiver's `rateLimitPerDay`
@@ -40,7 +41,7 @@ export interface PingContent {
 
 /** The prompt a sender may use (a default one or their own), as it reads now. */
 export async function promptContent(
-  trx: Trx,
+  trx: Db,
   senderId: string,
   promptId: string,
 ): Promise<PingContent> {
@@ -62,7 +63,7 @@ export async function promptContent(
  * anyone else's id is a 409. Undefined when the id is new.
  */
 export async function existingOwnPing(
-  trx: Trx,
+  trx: Db,
   senderId: string,
   id: string,
 ): Promise<Ping | undefined> {
@@ -80,8 +81,8 @@ export async function existingOwnPing(
  * order of `receiverIds`.
  */
 export async function sendPings(
-  trx: Trx,
-  feed: Feed,
+  trx: Db,
+  changes: ChangeSet,
   senderId: string,
   send: { receiverIds: string[]; ids: string[]; groupId: string | null; content: PingContent },
 ): Promise<Ping[]> {
@@ -104,7 +105,7 @@ export async function sendPings(
     ...send.content,
   }));
   await insertPings(trx, rows);
-  for (const r of rows) await feed.record([senderId, r.receiverId], 'ping', r.id);
+  for (const r of rows) await changes.record([senderId, r.receiverId], 'ping', r.id);
   // The answer is what was just written (loadPings would read the same back).
   const people = new Map<string, UserSummary>();
   if (sender) people.set(senderId, sender);
@@ -117,13 +118,13 @@ export async function sendPings(
     });
   }
   const pings = newPingsAsSent(rows, people);
-  for (const p of pings) feed.newPing(p.receiverId, p);
+  for (const p of pings) changes.newPing(p.receiverId, p);
   return pings;
 }
 
 /** Each receiver's limit counts this sender's pings to them in the last RATE_WINDOW_MS. */
 async function enforceDailyLimits(
-  trx: Trx,
+  trx: Db,
   senderId: string,
   receiverIds: string[],
   people: Map<string, SendTarget>,

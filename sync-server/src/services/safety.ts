@@ -13,7 +13,8 @@ import {
 } from '../db/blocks';
 import { deleteFriendship, findFriendshipBetween } from '../db/friendships';
 import type { UserRow } from '../db/schema';
-import type { Feed, Trx } from '../middleware/idempotency';
+import type { Db } from '../db/connection';
+import type { ChangeSet } from '../db/unit-of-work';
 import { personBuckets } from './rate-limits';
 
 /**
@@ -23,22 +24,22 @@ import { personBuckets } from './rate-limits';
  * anchors and the other's profile, and the prompts again without the assignment. Pings and
  * moods already exchanged stay with both (history; nothing new can arrive).
  */
-export async function severTies(trx: Trx, feed: Feed, a: string, b: string): Promise<void> {
+export async function severTies(trx: Db, changes: ChangeSet, a: string, b: string): Promise<void> {
   const friendship = await findFriendshipBetween(trx, a, b);
   if (friendship) {
     await deleteFriendship(trx, friendship.id);
-    await feed.record([a, b], 'friendship', friendship.id, 'delete');
+    await changes.record([a, b], 'friendship', friendship.id, 'delete');
   }
   for (const id of await deleteAnchorsBetween(trx, a, b)) {
-    await feed.record([a, b], 'anchor', id, 'delete');
+    await changes.record([a, b], 'anchor', id, 'delete');
   }
   for (const { ownerId, promptId } of await deleteAssignmentsBetween(trx, a, b)) {
-    await feed.record([ownerId], 'prompt', promptId);
+    await changes.record([ownerId], 'prompt', promptId);
   }
   await deleteEnergySnapshotsBetween(trx, a, b);
   // Neither may hold the other's profile any more (it is only ever a friend's).
-  await feed.record([a], 'user', b, 'delete');
-  await feed.record([b], 'user', a, 'delete');
+  await changes.record([a], 'user', b, 'delete');
+  await changes.record([b], 'user', a, 'delete');
 }
 
 /**
@@ -48,7 +49,7 @@ export async function severTies(trx: Trx, feed: Feed, a: string, b: string): Pro
  * without the assignment to the deleted person. The uploaded photo file is the caller's to delete
  * once this has committed.
  */
-export async function deleteAccount(trx: Trx, feed: Feed, user: UserRow): Promise<void> {
+export async function deleteAccount(trx: Db, changes: ChangeSet, user: UserRow): Promise<void> {
   const audience = await deletionAudience(trx, user.id);
   const everyone = new Set<string>();
   const tombstones: [string, Entity, string][] = [];
@@ -65,9 +66,9 @@ export async function deleteAccount(trx: Trx, feed: Feed, user: UserRow): Promis
   }
   for (const m of audience.moments) tombstones.push([m.userId, 'moment', m.id]);
   for (const [otherId, entity, id] of tombstones) {
-    await feed.record([otherId], entity, id, 'delete');
+    await changes.record([otherId], entity, id, 'delete');
   }
-  if (everyone.size) await feed.record(everyone, 'user', user.id, 'delete');
-  for (const a of audience.assignments) await feed.record([a.ownerId], 'prompt', a.promptId);
+  if (everyone.size) await changes.record(everyone, 'user', user.id, 'delete');
+  for (const a of audience.assignments) await changes.record([a.ownerId], 'prompt', a.promptId);
   await deleteAccountRows(trx, user.id, personBuckets(user.id, user.email));
 }

@@ -1,0 +1,12 @@
+/** What the app, its routes and its background parts are built from (server.ts makes them). */
+import type { Config } from './config';
+import type { Db } from './db/connection';
+import type { ChangeEvents } from './realtime/events';
+import type { Mailer } from './services/mail';
+
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+  events: ChangeEvents;
+}

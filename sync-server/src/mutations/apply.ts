@@ -1,0 +1,306 @@
+/**
+ * Applying mutations in-process, in the numbered steps of docs/sync.md ("Mutations" and "Batch"):
+ * one REST call is one unit in its own transaction; a batch is one transaction with a savepoint
+ * per entry, committed once. Either way an entry is answered with the status and body its REST
+ * call answers, and announcements go out only after the commit.
+ */
+import { createHash } from 'node:crypto';
+import {
+  BATCH_NOT_ATTEMPTED,
+  MUTATIONS,
+  isRetryableStatus,
+  restCall,
+  type BatchResult,
+  type MutationArgs,
+  type MutationName,
+} from '@pingme/shared';
+import type { Config } from '../config';
+import type { Db } from '../db/connection';
+import { findIdempotent, saveIdempotent, type StoredResponse } from '../db/idempotency';
+import type { UserRow } from '../db/schema';
+import {
+  ChangeSet,
+  isUniqueViolation,
+  runUnit,
+  settle,
+  type Announcer,
+  type UnitOfWork,
+} from '../db/unit-of-work';
+import { AppError, badRequest, errorAnswer, zodIssues } from '../errors';
+import { HANDLERS, PRE_CHECKS } from './handlers';
+import type { MutationContext } from './context';
+
+/** Who applies the writes, and with what settings. */
+export interface Caller {
+  me: UserRow;
+  config: Config;
+  ip: string;
+}
+
+/** One write to apply: a mutation and its arguments as received, with its Idempotency-Key. */
+export interface Entry {
+  name: MutationName;
+  /** As received (JSON): parsed by the mutation's schema in step 3. */
+  args: unknown;
+  key?: string;
+  /** Identifies the request for the key: the same key with another hash is 422. */
+  requestHash: string;
+}
+
+/** An entry's answer: what its REST call answers. `json` is `body` as sent. */
+export interface EntryAnswer {
+  status: number;
+  body: unknown;
+  json: string;
+  headers?: Record<string, string>;
+  replayed?: boolean;
+}
+
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/**
+ * The hash that ties an Idempotency-Key to one request: of the mutation's REST call (method,
+ * path, JSON body), whether it arrived as that call or as a batch entry. It is the hash the server
+ * stored before mutations had names, so a write answered then is still recognised.
+ */
+export function requestHash(method: string, path: string, body: unknown): string {
+  return createHash('sha256')
+    .update(`${method} ${path}\n${JSON.stringify(body ?? null)}`)
+    .digest('base64url');
+}
+
+/** The hash of a batch entry given as `{name, args}`: that of its REST call. */
+export function entryHash(name: MutationName, args: unknown): string {
+  const call = restCall(name, (args ?? {}) as MutationArgs<typeof name>);
+  return requestHash(call.method, call.path, call.body);
+}
+
+const serialised = new WeakMap<object, string>();
+
+/**
+ * JSON.stringify of an answer, made once per object: the idempotency record, the HTTP answer and
+ * the ws `new_ping` frame of a sent ping (the same object) share one string. Answers are built
+ * for the response and not changed afterwards.
+ */
+export function jsonOf(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value ?? null);
+  let json = serialised.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(value);
+    serialised.set(value, json);
+  }
+  return json;
+}
+
+function replayOf(stored: StoredResponse, hash: string): EntryAnswer {
+  if (stored.requestHash !== hash) {
+    throw new AppError(
+      422,
+      'idempotency_mismatch',
+      'This Idempotency-Key was already used for a different request',
+    );
+  }
+  return {
+    status: stored.status,
+    body: JSON.parse(stored.body),
+    json: stored.body,
+    replayed: true,
+  };
+}
+
+/** Checks the answers of every mutation against its schema, in tests (cheap enough to keep). */
+const CHECK_ANSWERS = process.env.NODE_ENV === 'test' || !!process.env.VITEST;
+
+/** Steps 1-3: a replay answers what was stored; otherwise parse the arguments and pre-check. */
+async function prepare(
+  trx: Db,
+  caller: Caller,
+  entry: Entry,
+): Promise<{ replay: EntryAnswer } | { args: unknown; context: MutationContext }> {
+  // 1. A key seen before answers its stored response and changes nothing.
+  if (entry.key) {
+    const stored = await findIdempotent(trx, caller.me.id, entry.key);
+    if (stored) return { replay: replayOf(stored, entry.requestHash) };
+  }
+  // 2. The arguments, parsed by the mutation's schema (a malformed write is a 400).
+  const spec = MUTATIONS[entry.name];
+  const parsed = spec.args.safeParse(entry.args ?? {});
+  if (!parsed.success) {
+    const issues = zodIssues(parsed.error);
+    throw badRequest(issues[0]?.message ?? 'Invalid request', issues);
+  }
+  // 3. Checks that count even when the write is refused (throttles), outside its own unit.
+  const context: MutationContext = {
+    ...caller,
+    trx,
+    changes: new ChangeSet(trx),
+  };
+  const pre = PRE_CHECKS[entry.name] as
+    ((c: MutationContext, args: unknown) => Promise<void>) | undefined;
+  if (pre) await pre(context, parsed.data);
+  return { args: parsed.data, context };
+}
+
+/** Steps 4-5, in the entry's own unit: the handler, then the idempotency record beside it. */
+async function applyParsed(
+  uow: UnitOfWork,
+  caller: Caller,
+  entry: Entry,
+  args: unknown,
+): Promise<EntryAnswer> {
+  const handler = HANDLERS[entry.name] as (
+    c: MutationContext,
+    args: unknown,
+  ) => Promise<{ status?: number; body: unknown }>;
+  const outcome = await handler({ ...caller, ...uow }, args);
+  if (CHECK_ANSWERS) MUTATIONS[entry.name].result.parse(outcome.body);
+  const status = outcome.status ?? 200;
+  const json = jsonOf(outcome.body);
+  if (entry.key) {
+    await saveIdempotent(uow.trx, caller.me.id, entry.key, {
+      requestHash: entry.requestHash,
+      status,
+      body: json,
+    });
+  }
+  return { status, body: outcome.body, json };
+}
+
+/** One REST call: one unit in its own transaction, announced after its commit. */
+export async function applyOne(
+  db: Db,
+  announcer: Announcer | undefined,
+  caller: Caller,
+  entry: Entry,
+): Promise<EntryAnswer> {
+  const prepared = await prepare(db, caller, entry);
+  if ('replay' in prepared) return prepared.replay;
+  try {
+    return await runUnit(db, announcer, (uow) => applyParsed(uow, caller, entry, prepared.args));
+  } catch (err) {
+    // Two deliveries of one key raced: the loser answers what the winner stored.
+    if (entry.key && isUniqueViolation(err)) {
+      const stored = await findIdempotent(db, caller.me.id, entry.key);
+      if (stored) return replayOf(stored, entry.requestHash);
+    }
+    throw err;
+  }
+}
+
+function answerOfError(err: unknown): EntryAnswer {
+  const { status, body, headers } = errorAnswer(err);
+  return { status, body, json: JSON.stringify(body), ...(headers ? { headers } : {}) };
+}
+
+/** An entry of a batch: a mutation, or one that could not be read as one. */
+export type BatchItem =
+  { idempotencyKey: string; entry: Entry } | { idempotencyKey: string; refused: AppError };
+
+/**
+ * A batch (docs/sync.md, "Batch"): the entries in order, in one transaction, each in its own
+ * savepoint so it stays all-or-nothing. A final refusal (4xx) rolls back that entry alone and the
+ * next one runs; a transient failure (5xx, 408, 429) stops the batch there, and the entries behind
+ * it are not attempted. What ran is committed once, then announced.
+ */
+export async function applyBatch(
+  db: Db,
+  announcer: Announcer | undefined,
+  caller: Caller,
+  items: BatchItem[],
+  onUnexpected: (err: unknown, item: BatchItem) => void,
+): Promise<BatchResult[]> {
+  const results: BatchResult[] = [];
+  const committed: ChangeSet[] = [];
+  const trx = await db.startTransaction().execute();
+  let stoppedAt: number | undefined;
+  try {
+    for (const [index, item] of items.entries()) {
+      const { idempotencyKey } = item;
+      // 1. Behind an entry that failed transiently nothing runs: the device retries in order.
+      if (stoppedAt !== undefined) {
+        results.push({
+          idempotencyKey,
+          status: BATCH_NOT_ATTEMPTED,
+          body: {
+            error: `Not attempted: entry ${stoppedAt} must succeed first`,
+            notAttempted: true,
+          },
+        });
+        continue;
+      }
+      let answer: EntryAnswer;
+      if ('refused' in item) {
+        answer = answerOfError(item.refused);
+      } else {
+        answer = await applyInSavepoint(trx, caller, item.entry, index, committed).catch(
+          (err: unknown) => {
+            if (err instanceof BrokenTransaction) throw err.cause;
+            const a = answerOfError(err);
+            if (a.status === 500) onUnexpected(err, item);
+            return a;
+          },
+        );
+      }
+      results.push({ idempotencyKey, status: answer.status, body: answer.body });
+      // 2. A transient failure stops the batch here; a final 4xx does not.
+      if (isRetryableStatus(answer.status, answer.body)) stoppedAt = index;
+    }
+    await trx.commit().execute();
+  } catch (err) {
+    // The transaction itself failed (the disk, a lost connection): nothing was committed, and
+    // every entry is answered as a transient failure, to be sent again.
+    await trx
+      .rollback()
+      .execute()
+      .catch(() => undefined);
+    await settle(committed, 'rolledBack');
+    onUnexpected(err, items[results.length] ?? items[0]!);
+    const failed = answerOfError(err);
+    return items.map((item) => ({
+      idempotencyKey: item.idempotencyKey,
+      status: failed.status >= 500 ? failed.status : 503,
+      body: failed.body,
+    }));
+  }
+  await settle(committed, 'committed');
+  if (announcer && committed.length) announcer.announce(committed);
+  return results;
+}
+
+/** Steps 1-5 of one batch entry inside the batch's transaction, its own work in a savepoint. */
+async function applyInSavepoint(
+  trx: Awaited<ReturnType<ReturnType<Db['startTransaction']>['execute']>>,
+  caller: Caller,
+  entry: Entry,
+  index: number,
+  committed: ChangeSet[],
+): Promise<EntryAnswer> {
+  const prepared = await prepare(trx, caller, entry);
+  if ('replay' in prepared) return prepared.replay;
+  const name = `entry_${index}`;
+  const sp = await trx.savepoint(name).execute();
+  const changes = new ChangeSet(sp);
+  try {
+    const answer = await applyParsed({ trx: sp, changes }, caller, entry, prepared.args);
+    await sp.releaseSavepoint(name).execute();
+    committed.push(changes);
+    return answer;
+  } catch (err) {
+    try {
+      await sp.rollbackToSavepoint(name).execute();
+      await sp.releaseSavepoint(name).execute();
+    } catch (broken) {
+      await settle([changes], 'rolledBack');
+      throw new BrokenTransaction(broken);
+    }
+    await settle([changes], 'rolledBack');
+    throw err;
+  }
+}
+
+/** A savepoint that could not be rolled back: the whole batch transaction is lost. */
+class BrokenTransaction extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the batch transaction could not roll back an entry');
+  }
+}

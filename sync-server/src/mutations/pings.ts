@@ -1,0 +1,241 @@
+/**
+ * The ping mutations: sending (one friend, a group, a custom message, a surprise, an anchor
+ * ping), read marks, reactions and bookmarks. Every answer with a ping is loadPings' shape, the
+ * same as /api/sync/pull delivers to the caller.
+ */
+import {
+  DEFAULT_PROMPT_EMOJI,
+  DEFAULT_SURPRISE_EMOJI,
+  MOMENT_TITLE_MAX,
+  uuidv7,
+  type CountResponse,
+  type GroupPingResponse,
+  type MutationArgs,
+  type Ping,
+} from '@pingme/shared';
+import { blocksWith, isBlockedEitherWay } from '../db/blocks';
+import type { Db } from '../db/connection';
+import {
+  deleteMoment,
+  findGroupPings,
+  findMoment,
+  findPing,
+  findPings,
+  findReactionById,
+  insertMoment,
+  isAcceptedAnchorBetween,
+  loadPings,
+  markAllRead,
+  markRead,
+  momentOwner,
+  replaceReaction,
+  updateMoment,
+} from '../db/pings';
+import type { PingRow } from '../db/schema';
+import { conflict, notFound } from '../errors';
+import {
+  ID_TAKEN,
+  existingOwnPing,
+  promptContent,
+  sendPings,
+  type PingContent,
+} from '../services/pings';
+import type { HandlerTable } from './context';
+
+export const PING_NOT_FOUND = 'Ping not found';
+
+async function loadOne(db: Db, viewerId: string, id: string): Promise<Ping> {
+  const [p] = await loadPings(db, viewerId, [id]);
+  if (!p) throw notFound(PING_NOT_FOUND);
+  return p;
+}
+
+/** A ping the viewer sent or received; anyone else gets the same 404 as for an unknown id. */
+async function involvedPing(db: Db, viewerId: string, id: string): Promise<PingRow> {
+  const p = await findPing(db, id);
+  if (!p || (p.senderId !== viewerId && p.receiverId !== viewerId)) throw notFound(PING_NOT_FOUND);
+  return p;
+}
+
+/**
+ * A group create whose groupId or ping ids already exist: the sender's own group is answered
+ * as stored (its pings in the order of this request's receivers); anything else is a 409.
+ */
+async function existingGroup(
+  trx: Db,
+  me: string,
+  args: MutationArgs<'ping.sendGroup'>,
+): Promise<GroupPingResponse | undefined> {
+  let groupId = args.groupId;
+  if (args.ids?.length) {
+    const taken = await findPings(trx, args.ids);
+    if (taken.some((p) => p.senderId !== me || !p.groupId || (groupId && p.groupId !== groupId)))
+      throw conflict(ID_TAKEN);
+    groupId ??= taken[0]?.groupId ?? undefined;
+  }
+  if (!groupId) return undefined;
+  const rows = await findGroupPings(trx, groupId);
+  if (rows.length === 0) return undefined;
+  if (rows.some((p) => p.senderId !== me)) throw conflict(ID_TAKEN);
+  const order = new Map(args.receiverIds.map((id, i) => [id, i]));
+  const rank = (p: PingRow) => order.get(p.receiverId) ?? Number.MAX_SAFE_INTEGER;
+  const ids = [...rows].sort((x, y) => rank(x) - rank(y)).map((p) => p.id);
+  return { groupId, pings: await loadPings(trx, me, ids) };
+}
+
+/** A moment is titled by what the ping said, unless the person gives a title. */
+function defaultMomentTitle(p: PingRow): string {
+  const text = (p.customText ?? p.promptText ?? 'A ping').trim() || 'A ping';
+  const chars = [...text];
+  return chars.length <= MOMENT_TITLE_MAX
+    ? text
+    : chars.slice(0, MOMENT_TITLE_MAX - 1).join('') + '…';
+}
+
+export const pingMutations: HandlerTable<
+  | 'ping.send'
+  | 'ping.sendGroup'
+  | 'ping.sendCustom'
+  | 'ping.markRead'
+  | 'ping.markAllRead'
+  | 'ping.react'
+  | 'ping.bookmark'
+> = {
+  async 'ping.send'({ trx, changes, me }, args) {
+    if (args.id) {
+      const replay = await existingOwnPing(trx, me.id, args.id);
+      if (replay) return { status: 200, body: replay };
+    }
+    const content = await promptContent(trx, me.id, args.promptId);
+    const [ping] = await sendPings(trx, changes, me.id, {
+      receiverIds: [args.receiverId],
+      ids: args.id ? [args.id] : [],
+      groupId: null,
+      content,
+    });
+    return { status: 201, body: ping! };
+  },
+
+  async 'ping.sendGroup'({ trx, changes, me }, args) {
+    const replay = await existingGroup(trx, me.id, args);
+    if (replay) return { status: 200, body: replay };
+    const content = await promptContent(trx, me.id, args.promptId);
+    const groupId = args.groupId ?? uuidv7();
+    const pings = await sendPings(trx, changes, me.id, {
+      receiverIds: args.receiverIds,
+      ids: args.ids ?? [],
+      groupId,
+      content,
+    });
+    return { status: 201, body: { groupId, pings } };
+  },
+
+  async 'ping.sendCustom'({ trx, changes, me }, args) {
+    if (args.id) {
+      const replay = await existingOwnPing(trx, me.id, args.id);
+      if (replay) return { status: 200, body: replay };
+    }
+    const anchored =
+      args.anchorId !== undefined &&
+      (await isAcceptedAnchorBetween(trx, args.anchorId, me.id, args.receiverId));
+    const content: PingContent = {
+      kind: anchored ? 'anchor' : args.surprise ? 'surprise' : 'custom',
+      promptId: null,
+      promptText: null,
+      promptEmoji: null,
+      customText: args.customText,
+      customEmoji:
+        args.customEmoji ?? (args.surprise ? DEFAULT_SURPRISE_EMOJI : DEFAULT_PROMPT_EMOJI),
+      anchorId: anchored ? args.anchorId! : null,
+    };
+    const [ping] = await sendPings(trx, changes, me.id, {
+      receiverIds: [args.receiverId],
+      ids: args.id ? [args.id] : [],
+      groupId: null,
+      content,
+    });
+    return { status: 201, body: ping! };
+  },
+
+  async 'ping.markAllRead'({ trx, changes, me }) {
+    const changed = await markAllRead(trx, me.id);
+    // After a block the read mark stays with the reader: the sender is not told (loadPings).
+    const blocked = await blocksWith(
+      trx,
+      me.id,
+      changed.map((p) => p.senderId),
+    );
+    for (const p of changed) {
+      await changes.record(blocked.has(p.senderId) ? [me.id] : [me.id, p.senderId], 'ping', p.id);
+    }
+    return { body: { count: changed.length } satisfies CountResponse };
+  },
+
+  async 'ping.markRead'({ trx, changes, me }, { id }) {
+    const p = await findPing(trx, id);
+    // Only the receiver reads a ping; to anyone else it does not exist here.
+    if (!p || p.receiverId !== me.id) throw notFound(PING_NOT_FOUND);
+    if (await markRead(trx, id, me.id)) {
+      // After a block the read mark stays with the reader: the sender is not told (loadPings).
+      const told = (await isBlockedEitherWay(trx, me.id, p.senderId))
+        ? [me.id]
+        : [p.senderId, me.id];
+      await changes.record(told, 'ping', id);
+    }
+    return { body: await loadOne(trx, me.id, id) };
+  },
+
+  async 'ping.react'({ trx, changes, me }, args) {
+    const p = await involvedPing(trx, me.id, args.pingId);
+    // Old pings stay with both after a block, but nothing new reaches the other person.
+    const other = p.senderId === me.id ? p.receiverId : p.senderId;
+    if (await isBlockedEitherWay(trx, me.id, other)) throw notFound(PING_NOT_FOUND);
+    if (args.id) {
+      const existing = await findReactionById(trx, args.id);
+      if (existing) {
+        if (existing.userId !== me.id || existing.pingId !== args.pingId) throw conflict(ID_TAKEN);
+        return { status: 200, body: await loadOne(trx, me.id, args.pingId) };
+      }
+    }
+    await replaceReaction(trx, {
+      id: args.id ?? uuidv7(),
+      pingId: args.pingId,
+      userId: me.id,
+      reactionType: args.reactionType,
+    });
+    await changes.record([p.senderId, p.receiverId], 'ping', args.pingId);
+    return { status: 201, body: await loadOne(trx, me.id, args.pingId) };
+  },
+
+  async 'ping.bookmark'({ trx, changes, me }, args) {
+    const p = await involvedPing(trx, me.id, args.pingId);
+    const existing = await findMoment(trx, me.id, args.pingId);
+    if (args.bookmarked && existing) {
+      const patch = {
+        ...(args.title ? { title: args.title } : {}),
+        ...(args.description !== undefined ? { description: args.description || null } : {}),
+      };
+      if (Object.keys(patch).length) {
+        await updateMoment(trx, existing.id, patch);
+        await changes.record([me.id], 'moment', existing.id);
+      }
+    } else if (args.bookmarked) {
+      if (args.momentId && (await momentOwner(trx, args.momentId))) throw conflict(ID_TAKEN);
+      const momentId = args.momentId ?? uuidv7();
+      await insertMoment(trx, {
+        id: momentId,
+        userId: me.id,
+        pingId: args.pingId,
+        title: args.title || defaultMomentTitle(p),
+        description: args.description || null,
+      });
+      await changes.record([me.id], 'moment', momentId);
+      await changes.record([p.senderId, p.receiverId], 'ping', args.pingId);
+    } else if (existing) {
+      await deleteMoment(trx, existing.id);
+      await changes.record([me.id], 'moment', existing.id, 'delete');
+      await changes.record([p.senderId, p.receiverId], 'ping', args.pingId);
+    }
+    return { body: await loadOne(trx, me.id, args.pingId) };
+  },
+};

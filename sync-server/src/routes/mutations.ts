@@ -1,0 +1,64 @@
+/**
+ * Every mutation of shared/src/mutations.ts as its REST call (docs/api.md): a thin adapter that
+ * signs the caller in, takes the arguments from the path and the body, and applies the mutation
+ * in-process (mutations/apply.ts) exactly as a batch entry would be applied.
+ */
+import type Router from '@koa/router';
+import { MUTATIONS, MUTATION_NAMES, pathParams, type MutationName } from '@pingme/shared';
+import type { Context } from 'koa';
+import type { AppDeps } from '../deps';
+import { badRequest, unknownField } from '../errors';
+import { currentUser, requireUser } from '../middleware/auth';
+import { IDEMPOTENCY_HEADER } from '../middleware/idempotency';
+import { REPLAYED_HEADER, applyOne, requestHash } from '../mutations/apply';
+
+/** The path parameters and the JSON body as one arguments object, as the schema expects. */
+export function restArgs(name: MutationName, ctx: Context): Record<string, unknown> {
+  const raw: unknown = ctx.request.body ?? {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw badRequest('The request body must be a JSON object');
+  }
+  const args: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  const params = (ctx as Context & { params?: Record<string, string> }).params ?? {};
+  for (const p of pathParams(MUTATIONS[name].path)) {
+    // The path names it; the body may not name it again.
+    if (Object.hasOwn(args, p)) throw unknownField(p);
+    args[p] = params[p];
+  }
+  return args;
+}
+
+export function mutationRoutes(router: Router, { db, config, events }: AppDeps): void {
+  const signedIn = requireUser(db);
+  for (const name of MUTATION_NAMES) {
+    const { method, path } = MUTATIONS[name];
+    router.register(
+      path,
+      [method],
+      [
+        signedIn,
+        async (ctx) => {
+          const key = ctx.get(IDEMPOTENCY_HEADER) || undefined;
+          if (key && key.length > 200) {
+            throw badRequest('Idempotency-Key must be at most 200 characters');
+          }
+          const answer = await applyOne(
+            db,
+            events,
+            { me: currentUser(ctx), config, ip: ctx.ip },
+            {
+              name,
+              args: restArgs(name, ctx),
+              key,
+              requestHash: requestHash(ctx.method, ctx.path, ctx.request.body),
+            },
+          );
+          ctx.status = answer.status;
+          ctx.type = 'json';
+          ctx.body = answer.json;
+          if (answer.replayed) ctx.set(REPLAYED_HEADER, 'true');
+        },
+      ],
+    );
+  }
+}

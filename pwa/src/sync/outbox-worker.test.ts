@@ -33,7 +33,7 @@ const answer = (entries: BatchEntry[], status: (e: BatchEntry, i: number) => num
   })),
 });
 const allOk: BatchSender = async (entries) => answer(entries, () => 201);
-const nOf = (e: BatchEntry) => (('body' in e ? e.body : e.args) as { n: number }).n;
+const nOf = (e: BatchEntry) => (('name' in e ? e.args : e.body) as { n: number }).n;
 
 describe('outbox worker', () => {
   it('sends every entry once, oldest first, in bounded batches, each with its own key', async () => {

@@ -13,7 +13,7 @@ import { insertPings, replaceReaction, type NewPing } from '../../sync-server/sr
 import { visiblePromptIds } from '../../sync-server/src/db/prompts';
 import { setSession } from '../../sync-server/src/db/sessions';
 import { insertUser } from '../../sync-server/src/db/users';
-import { SESSION_COOKIE } from '../../sync-server/src/middleware/session';
+import { SESSION_COOKIE } from '../../sync-server/src/db/sessions';
 import type { Config } from '../../sync-server/src/config';
 
 export interface BenchUser {

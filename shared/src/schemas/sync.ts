@@ -185,12 +185,20 @@ export const ClientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
-export type ServerMessage =
-  | { type: 'authenticated'; userId: string }
-  | { type: 'new_ping'; ping: Ping }
-  | { type: 'poke' }
-  | { type: 'pong' }
-  | { type: 'error'; error: string };
+/**
+ * Every frame the server sends on /ws. The PWA parses each one and drops (and counts) what does
+ * not match; the server builds frames only from these typed values (realtime/hub.ts).
+ */
+export const ServerMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('authenticated'), userId: z.string() }),
+  /** A ping just delivered to this person (the sync protocol's hint, with the ping itself). */
+  z.object({ type: z.literal('new_ping'), ping: Ping }),
+  /** Something of this person's changed: pull. */
+  z.object({ type: z.literal('poke') }),
+  z.object({ type: z.literal('pong') }),
+  z.object({ type: z.literal('error'), error: z.string() }),
+]);
+export type ServerMessage = z.infer<typeof ServerMessage>;
 
 // ---------- Web Push ----------
 
@@ -216,6 +224,7 @@ export const PushSubscriptionInfo = z.object({
 export type PushSubscriptionInfo = z.infer<typeof PushSubscriptionInfo>;
 
 /** What the service worker receives in a push (JSON). */
+/** A Web Push message's JSON (the service worker parses it; push/notifier.ts builds it). */
 export const PushPayload = z.object({
   title: z.string(),
   body: z.string(),

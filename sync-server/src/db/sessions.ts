@@ -4,6 +4,9 @@ import { nowIso } from './connection';
 import type { UserRow } from './schema';
 
 /** How a session is judged when it is read (docs/security.md, "Sessions"). */
+/** The session cookie's name: the HTTP layer sets it, the /ws upgrade reads it. */
+export const SESSION_COOKIE = 'pingme.sid';
+
 export interface SessionPolicy {
   /** A session not used for this long is dead (deleted on sight). */
   idleMs?: number;

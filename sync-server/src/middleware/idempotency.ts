@@ -11,7 +11,8 @@ import type { Db } from '../db/connection';
 import { findIdempotent, saveIdempotent, type StoredResponse } from '../db/idempotency';
 import { isUniqueViolation, runUnit, type UnitOfWork } from '../db/unit-of-work';
 import { AppError, badRequest } from '../errors';
-import { REPLAYED_HEADER, jsonOf, requestHash } from '../mutations/apply';
+import { jsonOf } from '../json';
+import { REPLAYED_HEADER, requestHash } from '../mutations/apply';
 import { sessionUserId } from './auth';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

@@ -15,10 +15,9 @@ import type { Context } from 'koa';
 import session from 'koa-session';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
-import { destroySession, getSessionWithUser, setSession } from '../db/sessions';
+import { SESSION_COOKIE, destroySession, getSessionWithUser, setSession } from '../db/sessions';
 import type { UserRow } from '../db/schema';
 
-export const SESSION_COOKIE = 'pingme.sid';
 /** A session's last use is written at most this often. */
 export const SESSION_TOUCH_EVERY_MS = 3600_000;
 

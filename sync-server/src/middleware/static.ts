@@ -7,7 +7,7 @@ import path from 'node:path';
 import send from 'koa-send';
 import type { Middleware } from 'koa';
 import type { Config } from '../config';
-import { SESSION_COOKIE } from './session';
+import { SESSION_COOKIE } from '../db/sessions';
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>PingMe</title></head>
 <body><main><h1>PingMe sync server is running</h1><p>The app is not built yet: run <code>npm run build</code>.</p></main></body></html>`;

@@ -27,6 +27,7 @@ import {
   type UnitOfWork,
 } from '../db/unit-of-work';
 import { AppError, badRequest, errorAnswer, zodIssues } from '../errors';
+import { jsonOf } from '../json';
 import { HANDLERS, PRE_CHECKS } from './handlers';
 import type { MutationContext } from './context';
 
@@ -73,23 +74,6 @@ export function requestHash(method: string, path: string, body: unknown): string
 export function entryHash(name: MutationName, args: unknown): string {
   const call = restCall(name, (args ?? {}) as MutationArgs<typeof name>);
   return requestHash(call.method, call.path, call.body);
-}
-
-const serialised = new WeakMap<object, string>();
-
-/**
- * JSON.stringify of an answer, made once per object: the idempotency record, the HTTP answer and
- * the ws `new_ping` frame of a sent ping (the same object) share one string. Answers are built
- * for the response and not changed afterwards.
- */
-export function jsonOf(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value ?? null);
-  let json = serialised.get(value);
-  if (json === undefined) {
-    json = JSON.stringify(value);
-    serialised.set(value, json);
-  }
-  return json;
 }
 
 function replayOf(stored: StoredResponse, hash: string): EntryAnswer {

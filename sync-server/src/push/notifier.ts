@@ -5,9 +5,14 @@
  * A push is a hint (guarantee 10): losing or repeating one loses or repeats nothing, because
  * the device pulls the real state when it wakes.
  */
-import { displayName, isWithinQuietHours, type PushPayload } from '@pingme/shared';
+import {
+  displayName,
+  isWithinQuietHours,
+  type Anchor,
+  type Ping,
+  type PushPayload,
+} from '@pingme/shared';
 import webpush from 'web-push';
-import { z } from 'zod';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import {
@@ -26,27 +31,6 @@ export interface PushJob {
   urgency: 'normal' | 'high';
 }
 
-/** The parts of a Ping (as the ping routes announce it) that a notification needs. */
-const PingNotice = z.object({
-  id: z.string(),
-  kind: z.string(),
-  sender: z.object({
-    firstName: z.string().nullable().optional(),
-    lastName: z.string().nullable().optional(),
-  }),
-  prompt: z.object({ text: z.string() }).nullable().optional(),
-  customText: z.string().nullable().optional(),
-});
-
-const AnchorNotice = z.object({
-  id: z.string(),
-  text: z.string(),
-  user: z.object({
-    firstName: z.string().nullable().optional(),
-    lastName: z.string().nullable().optional(),
-  }),
-});
-
 const TTL_SECONDS = 24 * 3600;
 const CONCURRENCY = 4;
 /** Beyond this many waiting pushes the oldest are dropped (a push is only a hint). */
@@ -56,8 +40,7 @@ function firstNameOf(person: { firstName?: string | null; lastName?: string | nu
   return person.firstName?.trim() || displayName(person);
 }
 
-export function pingPayload(ping: unknown): PushJob['payload'] & { kind: string } {
-  const p = PingNotice.parse(ping);
+export function pingPayload(p: Ping): PushJob['payload'] & { kind: string } {
   return {
     title: `New Ping from ${firstNameOf(p.sender)}!`,
     body: p.prompt?.text ?? p.customText ?? '',
@@ -68,8 +51,7 @@ export function pingPayload(ping: unknown): PushJob['payload'] & { kind: string 
   };
 }
 
-export function anchorRequestPayload(anchor: unknown): PushPayload {
-  const a = AnchorNotice.parse(anchor);
+export function anchorRequestPayload(a: Anchor): PushPayload {
   return {
     title: `${firstNameOf(a.user)} asked you for an anchor ping`,
     body: a.text,
@@ -102,7 +84,7 @@ export class PushNotifier {
     deps.events.on('anchorRequest', this.onAnchorRequest);
   }
 
-  private readonly onNewPing = (receiverId: string, ping: unknown) => {
+  private readonly onNewPing = (receiverId: string, ping: Ping) => {
     try {
       const { kind, ...payload } = pingPayload(ping);
       this.enqueue({
@@ -116,7 +98,7 @@ export class PushNotifier {
     }
   };
 
-  private readonly onAnchorRequest = (receiverId: string, anchor: unknown) => {
+  private readonly onAnchorRequest = (receiverId: string, anchor: Anchor) => {
     try {
       this.enqueue({
         receiverId,

@@ -4,6 +4,7 @@
  * 'authenticated' answer came binary, so the PWA never counted itself live and never ran the
  * catch-up pull that recovers /ws frames lost while away (guarantee 6).
  */
+import { ServerMessage } from '@pingme/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { makeFriends, makeUser, startTestServer, type TestServer } from '../../test/harness';
@@ -17,6 +18,7 @@ afterAll(() => server.stop());
 interface Frame {
   type: string;
   binary: boolean;
+  json: unknown;
 }
 
 describe('/ws frames', () => {
@@ -28,10 +30,8 @@ describe('/ws frames', () => {
     });
     const frames: Frame[] = [];
     ws.on('message', (data, isBinary) => {
-      frames.push({
-        type: (JSON.parse(data.toString()) as { type: string }).type,
-        binary: isBinary,
-      });
+      const json: unknown = JSON.parse(data.toString());
+      frames.push({ type: (json as { type: string }).type, binary: isBinary, json });
     });
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
@@ -59,6 +59,11 @@ describe('/ws frames', () => {
       await until('new_ping');
       await until('poke');
       expect(frames.filter((f) => f.binary)).toEqual([]);
+      // Every frame is a ServerMessage (shared/src/schemas/sync.ts); new_ping carries the ping
+      // exactly as the sender's answer had it.
+      for (const f of frames) expect(ServerMessage.safeParse(f.json).error).toBeUndefined();
+      const newPing = frames.find((f) => f.type === 'new_ping')!.json as { ping: unknown };
+      expect(newPing.ping).toEqual(sent.body);
     } finally {
       ws.terminate();
     }

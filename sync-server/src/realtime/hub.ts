@@ -14,14 +14,14 @@ import {
   WS_MAX_MESSAGE_BYTES,
   type ErrorBody,
   type ErrorCode,
+  type Ping,
   type ServerMessage,
 } from '@pingme/shared';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
-import { getSessionWithUser, liveSessionUsers } from '../db/sessions';
+import { SESSION_COOKIE, getSessionWithUser, liveSessionUsers } from '../db/sessions';
 import { findUserById } from '../db/users';
-import { jsonOf } from '../mutations/apply';
-import { SESSION_COOKIE } from '../middleware/session';
+import { jsonOf } from '../json';
 import type { ChangeEvents } from './events';
 
 export const WS_PATH = '/ws';
@@ -42,6 +42,15 @@ export const WS_RATE_CLOSE = { code: 1008, reason: 'Too many messages: slow down
 const SESSION_CHECK_CHUNK = 500;
 
 const frame = (m: ServerMessage) => Buffer.from(JSON.stringify(m));
+
+/**
+ * The `new_ping` frame of a ServerMessage: the ping's JSON is the one its HTTP answer already
+ * made (jsonOf), spliced in rather than serialised again for every socket.
+ */
+export function newPingFrame(ping: Ping): Buffer {
+  const message = { type: 'new_ping', ping } satisfies ServerMessage;
+  return Buffer.from(`{"type":"${message.type}","ping":${jsonOf(message.ping)}}`);
+}
 const POKE = frame({ type: 'poke' });
 const PONG = frame({ type: 'pong' });
 
@@ -231,10 +240,9 @@ export class RealtimeHub {
     this.corked.clear();
   };
 
-  private readonly onNewPing = (receiverId: string, ping: unknown) => {
+  private readonly onNewPing = (receiverId: string, ping: Ping) => {
     if (!this.byUser.has(receiverId)) return;
-    // {"type":"new_ping","ping":…}, with the ping's JSON as the HTTP answer already made it.
-    this.sendTo(receiverId, Buffer.from(`{"type":"new_ping","ping":${jsonOf(ping)}}`));
+    this.sendTo(receiverId, newPingFrame(ping));
   };
 
   private readonly onChanged = (userIds: string[]) => {

@@ -2,23 +2,29 @@
  * 1. Ping send over HTTP, next to a bare Koa route, at the same concurrency in the same run.
  * Each PingMe request is a real send: a signed-in person, a real friend, every middleware, the
  * SQLite write, the change log and the ws fan-out to sockets that are open. The same send as a
- * one-entry /api/sync/batch (how the PWA's outbox sends it) is measured too, for reference.
+ * one-entry /api/sync/batch (how the PWA's outbox sends it) and as entries of 50-entry batches
+ * (a device catching up) are measured too: their server CPU per send against the REST send's.
  */
 import { cpuMs, type Child } from '../lib/children';
 import { runLoad, type LoadRequest, type LoadResult } from '../lib/load';
 import { makeBatchSender, makeSender } from '../lib/requests';
 import type { World } from '../lib/seed';
 
+/** Entries per batch in the catching-up figure. */
+export const LARGE_BATCH = 50;
+
 export interface SendResult {
   bare: LoadResult;
   app: LoadResult;
   batch: LoadResult;
+  /** Batches of LARGE_BATCH sends. */
+  largeBatch: LoadResult;
   /** Batch entries that did not answer 2xx (the batch itself answers 200). */
   batchEntryFailures: number;
   /** new_ping frames the open sockets received during the measured REST run. */
   newPingFrames: number;
   /** CPU time the answering process used per request in the measured runs (ms). */
-  cpuPerRequestMs: { bare: number; app: number; batch: number };
+  cpuPerRequestMs: { bare: number; app: number; batch: number; largeBatchEntry: number };
 }
 
 export async function benchSend(opts: {
@@ -48,9 +54,11 @@ export async function benchSend(opts: {
     });
     return { result, cpu: (cpuMs(target.pid) - cpu) / Math.max(1, result.requests) };
   };
-  const checkEntry = (_status: number, body: string) => {
-    const status = Number(/"status":(\d+)/.exec(body)?.[1] ?? 0);
-    if (status < 200 || status > 299) batchEntryFailures += 1;
+  const checkEntries = (_status: number, body: string) => {
+    for (const m of body.matchAll(/"status":(\d+)/g)) {
+      const status = Number(m[1]);
+      if (status < 200 || status > 299) batchEntryFailures += 1;
+    }
   };
   // Warm both up (JIT, SQLite page cache), then measure the reference and the app back to back.
   await run(bare, opts.warmupS, makeSender(world, bare.url));
@@ -61,13 +69,47 @@ export async function benchSend(opts: {
   // Frames still in flight when the run stopped.
   await new Promise((r) => setTimeout(r, 500));
   const newPingFrames = opts.countNewPings() - before;
-  const batch = await run(server, opts.durationS, makeBatchSender(world, server.url), checkEntry);
+  const batch = await run(server, opts.durationS, makeBatchSender(world, server.url), checkEntries);
+  const large = await run(
+    server,
+    opts.durationS,
+    makeBatchSender(world, server.url, LARGE_BATCH),
+    checkEntries,
+  );
   return {
     bare: b.result,
     app: a.result,
     batch: batch.result,
+    largeBatch: large.result,
     batchEntryFailures,
     newPingFrames,
-    cpuPerRequestMs: { bare: b.cpu, app: a.cpu, batch: batch.cpu },
+    cpuPerRequestMs: {
+      bare: b.cpu,
+      app: a.cpu,
+      batch: batch.cpu,
+      largeBatchEntry: large.cpu / LARGE_BATCH,
+    },
   };
+}
+
+/** REST sends alone against one server (warm-up, then measured): rate, latencies, CPU per send. */
+export async function benchRestSend(opts: {
+  target: Child;
+  world: World;
+  connections: number;
+  durationS: number;
+  warmupS: number;
+}): Promise<{ result: LoadResult; cpu: number }> {
+  const { target, world, connections } = opts;
+  const load = (durationS: number) =>
+    runLoad({
+      url: target.url,
+      connections,
+      durationS,
+      setupRequest: makeSender(world, target.url),
+    });
+  await load(opts.warmupS);
+  const before = cpuMs(target.pid);
+  const result = await load(opts.durationS);
+  return { result, cpu: (cpuMs(target.pid) - before) / Math.max(1, result.requests) };
 }

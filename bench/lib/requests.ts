@@ -42,23 +42,25 @@ export function makeSender(world: World, url: string) {
   };
 }
 
-/** The same send as the PWA's outbox worker sends it: a one-entry POST /api/sync/batch. */
-export function makeBatchSender(world: World, url: string) {
+/**
+ * The same send as the PWA's outbox worker sends it: POST /api/sync/batch with `entries` named
+ * `ping.send` entries of one person to one friend (a device that caught up after being offline).
+ */
+export function makeBatchSender(world: World, url: string, entries = 1) {
   const next = pairCycle(world);
   return (req: LoadRequest): LoadRequest => {
     const { sender, receiver } = next();
-    const entry = {
+    const list = Array.from({ length: entries }, () => ({
       idempotencyKey: randomUUID(),
-      method: 'POST',
-      path: '/api/pings',
-      body: { promptId: world.promptId, receiverId: receiver.id },
-    };
+      name: 'ping.send',
+      args: { promptId: world.promptId, receiverId: receiver.id },
+    }));
     return {
       ...req,
       method: 'POST',
       path: '/api/sync/batch',
       headers: baseHeaders(url, sender.cookie, true),
-      body: JSON.stringify({ entries: [entry] }),
+      body: JSON.stringify({ entries: list }),
     };
   };
 }

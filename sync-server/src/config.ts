@@ -50,6 +50,7 @@ const EnvSchema = z.object({
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(20),
   LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().positive().default(15),
   LOG_REQUESTS: bool.default(false),
+  WRITE_COALESCING: bool.default(true),
   VAPID_PUBLIC_KEY: z.string().min(1).optional(),
   VAPID_PRIVATE_KEY: z.string().min(1).optional(),
   VAPID_SUBJECT: z
@@ -124,6 +125,8 @@ export interface Config {
   verifyTokenTtlMs: number;
   loginThrottle: { perAccount: number; perIp: number; windowMs: number };
   logRequests: boolean;
+  /** REST writes that arrive together share one commit (mutations/coalesce.ts). */
+  writeCoalescing: boolean;
   vapid: { publicKey: string; privateKey: string; subject: string };
   push: { timeoutMs: number; allowHttpEndpoints: boolean };
   wsHeartbeatMs: number;
@@ -181,6 +184,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       windowMs: e.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
     },
     logRequests: e.LOG_REQUESTS,
+    writeCoalescing: e.WRITE_COALESCING,
     vapid: {
       publicKey: e.VAPID_PUBLIC_KEY ?? secrets.vapidPublicKey,
       privateKey: e.VAPID_PRIVATE_KEY ?? secrets.vapidPrivateKey,

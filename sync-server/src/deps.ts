@@ -2,6 +2,7 @@
 import type { Config } from './config';
 import type { Db } from './db/connection';
 import type { ChangeEvents } from './realtime/events';
+import type { WriteCoalescer } from './mutations/coalesce';
 import type { Mailer } from './services/mail';
 
 export interface AppDeps {
@@ -9,4 +10,6 @@ export interface AppDeps {
   config: Config;
   mailer: Mailer;
   events: ChangeEvents;
+  /** REST writes that arrive together share one commit (WRITE_COALESCING); else one each. */
+  coalescer?: WriteCoalescer | undefined;
 }

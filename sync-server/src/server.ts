@@ -5,6 +5,7 @@ import { createApp } from './app';
 import type { Config } from './config';
 import { openDatabase, type OpenedDb } from './db/connection';
 import { createMailer, type Mailer } from './services/mail';
+import { WriteCoalescer } from './mutations/coalesce';
 import { ChangeEvents } from './realtime/events';
 import { RealtimeHub } from './realtime/hub';
 import { PushNotifier } from './push/notifier';
@@ -22,6 +23,7 @@ export interface RunningServer {
   config: Config;
   mailer: Mailer;
   events: ChangeEvents;
+  coalescer: WriteCoalescer | undefined;
   hub: RealtimeHub;
   push: PushNotifier;
   close(): Promise<void>;
@@ -39,7 +41,8 @@ export async function startServer(
   }
   const mailer = opts.mailer ?? createMailer(config);
   const events = new ChangeEvents();
-  const app = createApp({ db: database.db, config, mailer, events });
+  const coalescer = config.writeCoalescing ? new WriteCoalescer(database.db, events) : undefined;
+  const app = createApp({ db: database.db, config, mailer, events, coalescer });
   const server = http.createServer(app.callback());
   const hub = new RealtimeHub({ db: database.db, config, events });
   server.on('upgrade', hub.handleUpgrade);
@@ -65,6 +68,7 @@ export async function startServer(
     config,
     mailer,
     events,
+    coalescer,
     hub,
     push,
     async close() {

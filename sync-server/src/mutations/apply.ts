@@ -251,8 +251,11 @@ export async function applyBatch(
   return results;
 }
 
-/** Steps 1-5 of one batch entry inside the batch's transaction, its own work in a savepoint. */
-async function applyInSavepoint(
+/**
+ * Steps 1-5 of one write inside a shared transaction (a batch, a group commit), its own work in a
+ * savepoint: a refusal rolls back that write alone.
+ */
+export async function applyInSavepoint(
   trx: Awaited<ReturnType<ReturnType<Db['startTransaction']>['execute']>>,
   caller: Caller,
   entry: Entry,
@@ -282,9 +285,9 @@ async function applyInSavepoint(
   }
 }
 
-/** A savepoint that could not be rolled back: the whole batch transaction is lost. */
-class BrokenTransaction extends Error {
+/** A savepoint that could not be rolled back: the whole shared transaction is lost. */
+export class BrokenTransaction extends Error {
   constructor(override readonly cause: unknown) {
-    super('the batch transaction could not roll back an entry');
+    super('the shared transaction could not roll back a write');
   }
 }

@@ -28,7 +28,7 @@ export function restArgs(name: MutationName, ctx: Context): Record<string, unkno
   return args;
 }
 
-export function mutationRoutes(router: Router, { db, config, events }: AppDeps): void {
+export function mutationRoutes(router: Router, { db, config, events, coalescer }: AppDeps): void {
   const signedIn = requireUser(db);
   for (const name of MUTATION_NAMES) {
     const { method, path } = MUTATIONS[name];
@@ -42,17 +42,16 @@ export function mutationRoutes(router: Router, { db, config, events }: AppDeps):
           if (key && key.length > 200) {
             throw badRequest('Idempotency-Key must be at most 200 characters');
           }
-          const answer = await applyOne(
-            db,
-            events,
-            { me: currentUser(ctx), config, ip: ctx.ip },
-            {
-              name,
-              args: restArgs(name, ctx),
-              key,
-              requestHash: requestHash(ctx.method, ctx.path, ctx.request.body),
-            },
-          );
+          const caller = { me: currentUser(ctx), config, ip: ctx.ip };
+          const entry = {
+            name,
+            args: restArgs(name, ctx),
+            key,
+            requestHash: requestHash(ctx.method, ctx.path, ctx.request.body),
+          };
+          const answer = coalescer
+            ? await coalescer.apply(caller, entry)
+            : await applyOne(db, events, caller, entry);
           ctx.status = answer.status;
           ctx.type = 'json';
           ctx.body = answer.json;

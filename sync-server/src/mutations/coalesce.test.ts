@@ -1,0 +1,175 @@
+/**
+ * Group commit of REST writes (mutations/coalesce.ts): concurrent writes share commits, and each
+ * is still answered, refused, replayed and announced as if it had been alone.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  CamelCasePlugin,
+  CompiledQuery,
+  Kysely,
+  SqliteDialect,
+  type DatabaseConnection,
+  type Driver,
+} from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  makeFriends,
+  makeUser,
+  startTestServer,
+  type MadeUser,
+  type TestServer,
+} from '../../test/harness';
+import { loadConfig } from '../config';
+import { openDatabase, type Db, type OpenedDb } from '../db/connection';
+import type { Database } from '../db/schema';
+import type { ChangeSet } from '../db/unit-of-work';
+import { findUserById } from '../db/users';
+import { WriteCoalescer } from './coalesce';
+
+let server: TestServer;
+let prompt: string;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.stop());
+
+async function ring(n: number): Promise<MadeUser[]> {
+  const people: MadeUser[] = [];
+  for (let i = 0; i < n; i++) people.push(await makeUser(server));
+  for (let i = 0; i < (n === 2 ? 1 : n); i++) await makeFriends(people[i]!, people[(i + 1) % n]!);
+  prompt ??= (await people[0]!.client.get('/api/prompts/default')).body[0].id;
+  return people;
+}
+
+describe('REST writes that arrive together', () => {
+  it('share commits, and each gets its own answer', async () => {
+    const people = await ring(12);
+    const before = { ...server.coalescer!.stats };
+    const answers = await Promise.all(
+      people.map((p, i) =>
+        p.client.post('/api/pings', {
+          promptId: prompt,
+          receiverId: people[(i + 1) % people.length]!.id,
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(people.map(() => 201));
+    answers.forEach((a, i) => {
+      expect(a.body.senderId).toBe(people[i]!.id);
+      expect(a.body.receiverId).toBe(people[(i + 1) % people.length]!.id);
+    });
+    const groups = server.coalescer!.stats.groups - before.groups;
+    const writes = server.coalescer!.stats.writes - before.writes;
+    expect(writes).toBe(12);
+    expect(groups).toBeLessThan(writes);
+    // Every answer's ping is stored.
+    for (const [i, a] of answers.entries()) {
+      const received = await people[(i + 1) % people.length]!.client.get('/api/pings/recent');
+      expect(received.body.map((p: { id: string }) => p.id)).toContain(a.body.id);
+    }
+  });
+
+  it('a refusal among them is answered alone and rolls back nothing else', async () => {
+    const [a, b, c] = await ring(3);
+    const stranger = await makeUser(server);
+    const [ok1, refused, ok2] = await Promise.all([
+      a!.client.post('/api/pings', { promptId: prompt, receiverId: b!.id }),
+      a!.client.post('/api/pings', { promptId: prompt, receiverId: stranger.id }),
+      b!.client.post('/api/pings', { promptId: prompt, receiverId: c!.id }),
+    ]);
+    expect([ok1.status, refused.status, ok2.status]).toEqual([201, 403, 201]);
+    expect(refused.body.code).toBe('forbidden');
+    expect((await stranger.client.get('/api/pings/recent')).body).toEqual([]);
+  });
+
+  it('the same Idempotency-Key twice at once: one ping, the same answer, one marked replayed', async () => {
+    const [a, b] = await ring(2);
+    const headers = { 'Idempotency-Key': `twice-${a!.id}` };
+    const send = () =>
+      a!.client.post('/api/pings', { promptId: prompt, receiverId: b!.id }, { headers });
+    const [first, second] = await Promise.all([send(), send()]);
+    expect(first.body).toEqual(second.body);
+    expect([first, second].map((r) => r.headers.get('Idempotent-Replayed')).sort()).toEqual(
+      ['true', null].sort(),
+    );
+    expect((await b!.client.get('/api/pings/recent')).body).toHaveLength(1);
+  });
+});
+
+/** SQLite whose COMMIT fails (as a full disk makes it): the transaction is rolled back. */
+class FailingCommit extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.commitTransaction = async (connection: DatabaseConnection) => {
+      await connection.executeQuery(CompiledQuery.raw('rollback'));
+      throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
+    };
+    return driver;
+  }
+}
+
+function failingCommit(opened: OpenedDb): Db {
+  return new Kysely<Database>({
+    dialect: new FailingCommit({ database: opened.sqlite }),
+    plugins: [new CamelCasePlugin()],
+  });
+}
+
+describe('a group whose commit fails', () => {
+  let dir: string;
+  let opened: OpenedDb;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'pingme-coalesce-'));
+    opened = await openDatabase(path.join(dir, 'db.sqlite'));
+  });
+  afterAll(async () => {
+    await opened.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('fails every write of the group, keeps none of them, and announces nothing', async () => {
+    const config = loadConfig({ DATA_DIR: dir, PORT: '0' });
+    const now = new Date().toISOString();
+    await opened.db
+      .insertInto('users')
+      .values({
+        id: 'u-1',
+        email: 'u1@example.test',
+        firstName: 'U',
+        lastName: 'One',
+        passwordHash: null,
+        profileVisibility: 'public',
+        onboardingCompleted: 1,
+        onboardingStep: null,
+        emailVerified: 1,
+        isAdmin: 0,
+        rateLimitPerDay: 10,
+        inviteCode: 'code-u-1',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
+    const me = (await findUserById(opened.db, 'u-1'))!;
+    const announced: ChangeSet[][] = [];
+    const coalescer = new WriteCoalescer(failingCommit(opened), {
+      announce: (sets) => void announced.push([...sets]),
+    });
+    const write = (tagline: string) =>
+      coalescer.apply(
+        { me, config, ip: '127.0.0.1' },
+        {
+          name: 'profile.update',
+          args: { tagline },
+          requestHash: `h-${tagline}`,
+        },
+      );
+    const results = await Promise.allSettled([write('first'), write('second')]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect((results[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'SQLITE_IOERR' });
+    expect((await findUserById(opened.db, 'u-1'))!.tagline).toBeNull();
+    expect(announced).toEqual([]);
+    expect(coalescer.stats.groups).toBe(0);
+  });
+});

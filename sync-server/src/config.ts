@@ -60,6 +60,7 @@ const EnvSchema = z.object({
   PUSH_ALLOW_HTTP_ENDPOINTS: bool.default(false),
   WS_HEARTBEAT_MS: z.coerce.number().int().positive().default(30_000),
   SYNC_RETENTION_DAYS: z.coerce.number().positive().default(90),
+  HOUSEKEEPING_EVERY_MINUTES: z.coerce.number().positive().default(360),
   // Sessions and rate limits (docs/security.md).
   SESSION_IDLE_DAYS: z.coerce.number().positive().default(14),
   SIGNUP_MAX_PER_IP: count(10),
@@ -129,6 +130,8 @@ export interface Config {
   wsHeartbeatMs: number;
   /** Change-log rows older than this are pruned; older cursors get a full snapshot. */
   syncRetentionMs: number;
+  /** How often housekeeping runs (services/housekeeping.ts); it also runs once at start. */
+  housekeepingEveryMs: number;
   rateLimits: RateLimits;
   /** Per /ws socket: at most `max` messages per `windowMs`, else close 1008. */
   wsMessageLimit: RateLimit;
@@ -189,6 +192,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     push: { timeoutMs: e.PUSH_TIMEOUT_MS, allowHttpEndpoints: e.PUSH_ALLOW_HTTP_ENDPOINTS },
     wsHeartbeatMs: e.WS_HEARTBEAT_MS,
     syncRetentionMs: e.SYNC_RETENTION_DAYS * 24 * 3600_000,
+    housekeepingEveryMs: e.HOUSEKEEPING_EVERY_MINUTES * 60_000,
     sessionIdleMs: e.SESSION_IDLE_DAYS * 24 * 3600_000,
     rateLimits: {
       signupPerIp: limit(e.SIGNUP_MAX_PER_IP, e.SIGNUP_WINDOW_MINUTES),

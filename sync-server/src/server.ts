@@ -8,11 +8,8 @@ import { createMailer, type Mailer } from './services/mail';
 import { ChangeEvents } from './realtime/events';
 import { RealtimeHub } from './realtime/hub';
 import { PushNotifier } from './push/notifier';
-import { pruneChangeLog } from './sync/pull';
+import { runHousekeeping } from './services/housekeeping';
 import { revokeUnprovenListedAdmins } from './db/users';
-
-/** How often old change-log rows are pruned (docs/sync.md, "Change log"). */
-const PRUNE_EVERY_MS = 6 * 3600_000;
 
 export interface RunningServer {
   url: string;
@@ -44,13 +41,13 @@ export async function startServer(
   const hub = new RealtimeHub({ db: database.db, config, events });
   server.on('upgrade', hub.handleUpgrade);
   const push = new PushNotifier({ db: database.db, config, events });
-  const prune = () =>
-    pruneChangeLog(database.db, config.syncRetentionMs).catch((err: unknown) =>
-      console.error('change-log pruning failed', err),
+  const housekeeping = () =>
+    runHousekeeping(database.db, config).catch((err: unknown) =>
+      console.error('housekeeping failed', err),
     );
-  await prune();
-  const pruneTimer = setInterval(() => void prune(), PRUNE_EVERY_MS);
-  pruneTimer.unref();
+  await housekeeping();
+  const housekeepingTimer = setInterval(() => void housekeeping(), config.housekeepingEveryMs);
+  housekeepingTimer.unref();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -68,7 +65,7 @@ export async function startServer(
     hub,
     push,
     async close() {
-      clearInterval(pruneTimer);
+      clearInterval(housekeepingTimer);
       await push.close();
       await hub.close();
       server.closeAllConnections();

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import webpush from 'web-push';
 import { z } from 'zod';
+import { LOG_LEVELS, type LogLevel } from './logger';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(here, '..', '..');
@@ -22,6 +23,10 @@ const list = z.string().transform((v) =>
     .filter(Boolean),
 );
 
+/** An empty variable (`METRICS_PORT=`) means unset, not zero or an empty token. */
+function unsetIfEmpty<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (v === '' ? undefined : v), schema);
+}
 function count(fallback: number) {
   return z.coerce.number().int().positive().default(fallback);
 }
@@ -50,6 +55,13 @@ const EnvSchema = z.object({
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(20),
   LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().positive().default(15),
   LOG_REQUESTS: bool.default(false),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  // Operations (README "Operations"): /metrics is off unless one of these is set.
+  METRICS_TOKEN: unsetIfEmpty(
+    z.string().min(16, 'use at least 16 characters (e.g. openssl rand -hex 32)').optional(),
+  ),
+  METRICS_PORT: unsetIfEmpty(z.coerce.number().int().min(0).max(65535).optional()),
+  METRICS_HOST: z.string().default('127.0.0.1'),
   VAPID_PUBLIC_KEY: z.string().min(1).optional(),
   VAPID_PRIVATE_KEY: z.string().min(1).optional(),
   VAPID_SUBJECT: z
@@ -125,6 +137,12 @@ export interface Config {
   verifyTokenTtlMs: number;
   loginThrottle: { perAccount: number; perIp: number; windowMs: number };
   logRequests: boolean;
+  logLevel: LogLevel;
+  /**
+   * /metrics: on the main port only with a token (Bearer); on a port of its own when `port` is
+   * set (the token is then required there too, if set).
+   */
+  metrics: { token: string | undefined; port: number | undefined; host: string };
   vapid: { publicKey: string; privateKey: string; subject: string };
   push: { timeoutMs: number; allowHttpEndpoints: boolean };
   wsHeartbeatMs: number;
@@ -184,6 +202,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       windowMs: e.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
     },
     logRequests: e.LOG_REQUESTS,
+    logLevel: e.LOG_LEVEL,
+    metrics: { token: e.METRICS_TOKEN || undefined, port: e.METRICS_PORT, host: e.METRICS_HOST },
     vapid: {
       publicKey: e.VAPID_PUBLIC_KEY ?? secrets.vapidPublicKey,
       privateKey: e.VAPID_PRIVATE_KEY ?? secrets.vapidPrivateKey,

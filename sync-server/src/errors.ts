@@ -33,4 +33,6 @@ export const tooMany = (message: string, retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', message, undefined, {
     'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
+/** The server cannot serve now (not ready, shutting down); a client may retry elsewhere or later. */
+export const serviceUnavailable = (message: string) => new AppError(503, 'unavailable', message);
 export const payloadTooLarge = (message: string) => new AppError(413, 'payload_too_large', message);

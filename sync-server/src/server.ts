@@ -4,16 +4,21 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import type { Config } from './config';
 import { openDatabase, type OpenedDb } from './db/connection';
-import { createMailer, type Mailer } from './services/mail';
+import { revokeUnprovenListedAdmins } from './db/users';
+import { logger, setLogLevel } from './logger';
+import { Metrics, queryKind } from './metrics';
+import { bearerMatches, type Lifecycle } from './middleware/ops';
+import { PushNotifier } from './push/notifier';
 import { ChangeEvents } from './realtime/events';
 import { RealtimeHub } from './realtime/hub';
-import { PushNotifier } from './push/notifier';
 import { runHousekeeping } from './services/housekeeping';
-import { revokeUnprovenListedAdmins } from './db/users';
+import { createMailer, type Mailer } from './services/mail';
 
 export interface RunningServer {
   url: string;
   port: number;
+  /** The port of METRICS_PORT's listener, when there is one. */
+  metricsPort: number | undefined;
   http: http.Server;
   database: OpenedDb;
   config: Config;
@@ -21,6 +26,8 @@ export interface RunningServer {
   events: ChangeEvents;
   hub: RealtimeHub;
   push: PushNotifier;
+  metrics: Metrics;
+  lifecycle: Lifecycle;
   close(): Promise<void>;
 }
 
@@ -28,35 +35,44 @@ export async function startServer(
   config: Config,
   opts: { mailer?: Mailer } = {},
 ): Promise<RunningServer> {
-  const database = await openDatabase(config.dbFile);
+  setLogLevel(config.logLevel);
+  const metrics = new Metrics();
+  const database = await openDatabase(config.dbFile, {
+    onQuery: (kind, ms) => metrics.observeQuery(queryKind(kind), ms / 1000),
+  });
   for (const email of await revokeUnprovenListedAdmins(database.db, config.adminEmails)) {
-    console.warn(
+    logger.warn(
+      { email },
       `${email} is in ADMIN_EMAILS but was never verified: its admin rights are revoked until it is.`,
     );
   }
   const mailer = opts.mailer ?? createMailer(config);
   const events = new ChangeEvents();
-  const app = createApp({ db: database.db, config, mailer, events });
+  const lifecycle: Lifecycle = { draining: false };
+  const app = createApp({ db: database.db, config, mailer, events, metrics, lifecycle });
   const server = http.createServer(app.callback());
   const hub = new RealtimeHub({ db: database.db, config, events });
+  metrics.countSocketsWith(() => hub.size);
   server.on('upgrade', hub.handleUpgrade);
-  const push = new PushNotifier({ db: database.db, config, events });
+  const push = new PushNotifier({ db: database.db, config, events, metrics });
   const housekeeping = () =>
-    runHousekeeping(database.db, config).catch((err: unknown) =>
-      console.error('housekeeping failed', err),
+    runHousekeeping(database.db, config).then(
+      (removed) => logger.debug({ removed }, 'housekeeping'),
+      (err: unknown) => logger.error({ err }, 'housekeeping failed'),
     );
   await housekeeping();
   const housekeepingTimer = setInterval(() => void housekeeping(), config.housekeepingEveryMs);
   housekeepingTimer.unref();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  await listen(server, config.port, config.host);
   const port = (server.address() as AddressInfo).port;
+  const metricsServer =
+    config.metrics.port === undefined ? undefined : metricsListener(config, metrics);
+  if (metricsServer) await listen(metricsServer, config.metrics.port!, config.metrics.host);
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   return {
     url: `http://${host}:${port}`,
     port,
+    metricsPort: metricsServer ? (metricsServer.address() as AddressInfo).port : undefined,
     http: server,
     database,
     config,
@@ -64,13 +80,64 @@ export async function startServer(
     events,
     hub,
     push,
+    metrics,
+    lifecycle,
     async close() {
       clearInterval(housekeepingTimer);
       await push.close();
       await hub.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (metricsServer) {
+        metricsServer.closeAllConnections();
+        await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
+      }
       await database.close();
     },
   };
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/**
+ * METRICS_PORT: /metrics alone on a port of its own (METRICS_HOST, loopback by default), for a
+ * scraper on a private network; METRICS_TOKEN, when set, is required here too.
+ */
+function metricsListener(config: Config, metrics: Metrics): http.Server {
+  return http.createServer((req, res) => {
+    const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+    };
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      return answer(404, { error: `No such route: ${req.method} ${path}`, code: 'not_found' });
+    }
+    const { token } = config.metrics;
+    if (token && !bearerMatches(req.headers.authorization, token)) {
+      return answer(
+        401,
+        { error: 'Unauthorized: send the metrics token as a Bearer token', code: 'unauthorized' },
+        { 'www-authenticate': 'Bearer realm="metrics"' },
+      );
+    }
+    metrics.registry.metrics().then(
+      (text) => {
+        res.writeHead(200, { 'content-type': metrics.registry.contentType });
+        res.end(req.method === 'HEAD' ? undefined : text);
+      },
+      (err: unknown) => {
+        logger.error({ err }, 'metrics failed');
+        answer(500, { error: 'Something went wrong on our side.', code: 'internal' });
+      },
+    );
+  });
 }

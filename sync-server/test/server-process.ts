@@ -21,6 +21,29 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const CHILD = path.join(here, 'server-child.ts');
 const START_TIMEOUT_MS = 90_000;
 
+/** One line of the server's JSON log (src/logger.ts). */
+export interface LogEntry {
+  level: string;
+  time: string;
+  msg?: string;
+  reqId?: string;
+  [field: string]: unknown;
+}
+
+/** The JSON lines of a log; anything else (a partial last line, a crash's stack) is skipped. */
+export function parseLogLines(log: string): LogEntry[] {
+  const out: LogEntry[] = [];
+  for (const line of log.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      out.push(JSON.parse(line) as LogEntry);
+    } catch {
+      // a line still being written
+    }
+  }
+  return out;
+}
+
 export interface ServerProcessOptions {
   /** The server's DATA_DIR (SQLite file, secrets); default: a fresh temporary directory. */
   dataDir?: string;
@@ -105,6 +128,11 @@ export class ServerProcess {
   async dispose(): Promise<void> {
     await this.stop();
     if (this.ownsDir) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  /** The log's JSON lines (logger.ts), parsed; other lines (a crash's stack) are left out. */
+  logEntries(): LogEntry[] {
+    return parseLogLines(this.log);
   }
 
   /** The SQLite file the server writes. */

@@ -68,7 +68,7 @@ export function errorHandler(): Middleware {
         };
         return;
       }
-      console.error('unhandled error', ctx.method, ctx.path, err);
+      ctx.log.error({ err, method: ctx.method, path: ctx.path }, 'unhandled error');
       ctx.status = 500;
       ctx.body = { error: 'Something went wrong on our side. Please try again.', code: 'internal' };
     }

@@ -20,6 +20,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { getSessionWithUser, liveSessionUsers } from '../db/sessions';
 import { findUserById } from '../db/users';
+import { logger } from '../logger';
 import { jsonOf } from '../middleware/idempotency';
 import { SESSION_COOKIE } from '../middleware/session';
 import type { ChangeEvents } from './events';
@@ -64,6 +65,11 @@ export class RealtimeHub {
     this.heartbeat.unref();
   }
 
+  /** Open sockets, everyone's (metrics). */
+  get size(): number {
+    return this.info.size;
+  }
+
   /** Open sockets of one person (tests and diagnostics). */
   socketCount(userId: string): number {
     return this.byUser.get(userId)?.size ?? 0;
@@ -86,7 +92,7 @@ export class RealtimeHub {
         this.wss.handleUpgrade(req, socket, head, (ws) => this.attach(ws, who));
       },
       (err: unknown) => {
-        console.error('ws upgrade failed', err);
+        logger.error({ err }, 'ws upgrade failed');
         refuse(socket, 500, 'Something went wrong on our side.', 'internal');
       },
     );
@@ -285,7 +291,7 @@ export class RealtimeHub {
         if (live.get(who.sessionId) !== who.userId) ws.close(4401, 'Session ended');
       }
     } catch (err) {
-      console.error('ws session check failed', err);
+      logger.error({ err }, 'ws session check failed');
     } finally {
       this.checkingSessions = false;
     }

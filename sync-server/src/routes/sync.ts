@@ -11,7 +11,7 @@ import { input, validate } from '../middleware/validate';
 import { BATCH_MARKER_HEADER, runBatch } from '../sync/batch';
 import { pull } from '../sync/pull';
 
-export function syncRoutes({ db }: AppDeps): Router {
+export function syncRoutes({ db, metrics }: AppDeps): Router {
   const router = new Router({ prefix: '/api/sync' });
   const signedIn = requireUser(db);
 
@@ -31,6 +31,7 @@ export function syncRoutes({ db }: AppDeps): Router {
     validate({ body: BatchBody }),
     async (ctx) => {
       const { body } = input<BatchBody>(ctx);
+      metrics?.batchEntries.observe(body.entries.length);
       ctx.set('Cache-Control', 'no-store');
       ctx.body = { results: await runBatch(ctx, body.entries) } satisfies BatchResponse;
     },

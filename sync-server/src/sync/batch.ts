@@ -115,7 +115,7 @@ export async function runBatch(ctx: Context, entries: BatchEntry[]): Promise<Bat
         ctx.append('Set-Cookie', c);
       }
     } catch (err) {
-      console.error('batch entry failed', entry.method, entry.path, err);
+      ctx.log.error({ err, method: entry.method, path: entry.path }, 'batch entry failed');
       status = 500;
       body = { error: 'Something went wrong on our side. Please try again.', code: 'internal' };
     }

@@ -73,6 +73,7 @@ const EnvSchema = z.object({
   WS_HEARTBEAT_MS: z.coerce.number().int().positive().default(30_000),
   SYNC_RETENTION_DAYS: z.coerce.number().positive().default(90),
   HOUSEKEEPING_EVERY_MINUTES: z.coerce.number().positive().default(360),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().default(10),
   // Sessions and rate limits (docs/security.md).
   SESSION_IDLE_DAYS: z.coerce.number().positive().default(14),
   SIGNUP_MAX_PER_IP: count(10),
@@ -150,6 +151,8 @@ export interface Config {
   syncRetentionMs: number;
   /** How often housekeeping runs (services/housekeeping.ts); it also runs once at start. */
   housekeepingEveryMs: number;
+  /** SIGTERM to exit at most: requests in flight get most of it, open sockets their handshake. */
+  shutdownTimeoutMs: number;
   rateLimits: RateLimits;
   /** Per /ws socket: at most `max` messages per `windowMs`, else close 1008. */
   wsMessageLimit: RateLimit;
@@ -213,6 +216,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     wsHeartbeatMs: e.WS_HEARTBEAT_MS,
     syncRetentionMs: e.SYNC_RETENTION_DAYS * 24 * 3600_000,
     housekeepingEveryMs: e.HOUSEKEEPING_EVERY_MINUTES * 60_000,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     sessionIdleMs: e.SESSION_IDLE_DAYS * 24 * 3600_000,
     rateLimits: {
       signupPerIp: limit(e.SIGNUP_MAX_PER_IP, e.SIGNUP_WINDOW_MINUTES),

@@ -2,6 +2,7 @@
 import { loadConfig } from './config';
 import { logger } from './logger';
 import { startServer } from './server';
+import { stopOnSignals } from './shutdown';
 
 const config = loadConfig();
 const running = await startServer(config);
@@ -20,19 +21,4 @@ if (!config.smtpUrl) {
     'Mail is not configured (SMTP_URL): reset and verification links are printed here only (never answered over HTTP); pass them on to the person who asked.',
   );
 }
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    logger.info({ signal }, 'stopping');
-    running.close().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (err: unknown) => {
-        logger.error({ err }, 'stopping failed');
-        process.exit(1);
-      },
-    );
-  });
-}
+stopOnSignals(running);

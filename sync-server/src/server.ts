@@ -28,6 +28,10 @@ export interface RunningServer {
   push: PushNotifier;
   metrics: Metrics;
   lifecycle: Lifecycle;
+  /**
+   * Graceful stop (SIGTERM, tests): stop accepting, close /ws sockets with 1012, let requests in
+   * flight finish, checkpoint the WAL and close the database, all within SHUTDOWN_TIMEOUT_SECONDS.
+   */
   close(): Promise<void>;
 }
 
@@ -83,19 +87,33 @@ export async function startServer(
     metrics,
     lifecycle,
     async close() {
+      const budget = config.shutdownTimeoutMs;
+      lifecycle.draining = true;
       clearInterval(housekeepingTimer);
-      await push.close();
-      await hub.close();
+      // 1. No new connections; idle kept-alive ones go now, busy ones after their answer.
+      const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
+      // 2. Every /ws socket is told 1012 at once and gets half the budget for its handshake.
+      const socketsClosed = hub.close(budget / 2);
+      // 3. Requests in flight get most of the budget; whatever is left then is cut.
+      await Promise.race([httpClosed, delay(budget * 0.7)]);
+      clearInterval(sweep);
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([httpClosed, socketsClosed]);
+      // 4. Pushes are hints: waiting ones are dropped, a delivery under way is aborted.
+      await push.close();
       if (metricsServer) {
         metricsServer.closeAllConnections();
         await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
       }
+      // 5. The WAL into the main file, then the file closed.
       await database.close();
     },
   };
 }
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {

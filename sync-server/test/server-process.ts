@@ -8,6 +8,7 @@
  *   const server = new ServerProcess({ env: RELAXED_LIMITS });
  *   await server.start();             // server.url
  *   await server.kill();              // SIGKILL, resolves once the process is gone
+ *   await server.signal('SIGTERM');   // {code, signal} once it has exited by itself
  *   await server.start();             // same data, same port
  *   await server.dispose();           // stops it and removes the temporary DATA_DIR
  */
@@ -64,6 +65,8 @@ export class ServerProcess {
   starts = 0;
   /** What the child printed (stdout and stderr as they came), over all its starts: the log. */
   log = '';
+  /** How the child last exited. */
+  lastExit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 
   constructor(private readonly opts: ServerProcessOptions = {}) {
     this.ownsDir = !opts.dataDir;
@@ -103,6 +106,20 @@ export class ServerProcess {
     if (this.running) this.proc.kill('SIGKILL');
     await this.exited;
     this.proc = undefined;
+  }
+
+  /**
+   * Sends `sig` and resolves with how the process exited, however long that takes: the
+   * graceful-stop tests want it to exit by itself (their own timeout is the bound).
+   */
+  async signal(
+    sig: NodeJS.Signals,
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (!this.proc || !this.exited || !this.running) throw new Error('the server is not running');
+    this.proc.kill(sig);
+    await this.exited;
+    this.proc = undefined;
+    return this.lastExit!;
   }
 
   /** A clean stop (the server closes its database), SIGKILL after 15 s. */
@@ -169,7 +186,12 @@ export class ServerProcess {
       if (this.opts.verbose) process.stderr.write(chunk);
     });
     this.proc = proc;
-    this.exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    this.exited = new Promise<void>((resolve) =>
+      proc.once('exit', (code, signal) => {
+        this.lastExit = { code, signal };
+        resolve();
+      }),
+    );
     return new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => {
         proc.kill('SIGKILL');

@@ -29,8 +29,18 @@ export interface OpsDeps {
 }
 
 export function opsEndpoints(deps: OpsDeps): Middleware {
+  // While shutting down, a kept-alive connection is closed after its answer (also for a request
+  // that began before), so the listener can finish: the next request opens a fresh connection,
+  // to another server or to this one once it is back.
+  const closeWhenDraining: Middleware = async (ctx, next) => {
+    try {
+      await next();
+    } finally {
+      if (deps.lifecycle?.draining && !ctx.headerSent) ctx.set('Connection', 'close');
+    }
+  };
   return async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return closeWhenDraining(ctx, next);
     switch (ctx.path) {
       case '/healthz':
         ctx.state.route = '/healthz';
@@ -66,7 +76,7 @@ export function opsEndpoints(deps: OpsDeps): Middleware {
         return;
       }
     }
-    return next();
+    return closeWhenDraining(ctx, next);
   };
 }
 

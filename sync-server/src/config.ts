@@ -158,6 +158,17 @@ export interface Config {
   wsMessageLimit: RateLimit;
 }
 
+/**
+ * The SQLite file of DATA_DIR, resolved as loadConfig resolves it but without creating anything
+ * (`npm run backup` must not make an empty DATA_DIR where there was none).
+ */
+export function databaseFile(env: Record<string, string | undefined> = process.env): string {
+  const base = env.INIT_CWD ?? process.cwd();
+  return path.join(path.resolve(base, env.DATA_DIR || path.join(REPO_ROOT, 'data')), DB_FILE_NAME);
+}
+
+const DB_FILE_NAME = 'pingme.sqlite';
+
 /** Reads the environment (or the given record), creating DATA_DIR and its secrets on first start. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
@@ -182,7 +193,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     dataDir,
-    dbFile: path.join(dataDir, 'pingme.sqlite'),
+    dbFile: path.join(dataDir, DB_FILE_NAME),
     uploadsDir,
     publicUrl,
     pwaDist: path.resolve(base, e.PWA_DIST),

@@ -136,7 +136,12 @@ describe('SIGTERM', () => {
       // A figure for docs/performance.md, not an assertion (no wall-clock assertions).
       console.info(`graceful stop with ${SOCKETS} sockets: ${String(stopped!.ms)} ms`);
 
-      // Every socket was told "service restart" (not cut: that would be 1006).
+      // Every socket was told "service restart" (not cut: that would be 1006). This process sees
+      // the last of the 5,000 closes a little after the server has gone, on a busy machine.
+      const closesBy = Date.now() + 60_000;
+      while (codes.length < SOCKETS && Date.now() < closesBy) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
       expect(codes).toHaveLength(SOCKETS);
       expect(new Set(codes)).toEqual(new Set([1012]));
 

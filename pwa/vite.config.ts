@@ -13,7 +13,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 /** Brand colours, also used by src/styles/theme.css. */
 const THEME_COLOR = '#c2410c';
 const BACKGROUND_COLOR = '#fff8f3';
-/** `npm run dev -w pwa` proxies the API to a sync server started with `npm run serve`. */
+/** `npm run dev -w pwa` proxies the API to a sync server started with `npm run dev -w sync-server`. */
 const SYNC_SERVER = process.env.PINGME_SERVER ?? 'http://localhost:8080';
 /**
  * What every start runs (docs/pwa.md, "Bundle size"); zod must share a chunk with csp.ts. Of

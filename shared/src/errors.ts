@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'token_invalid',
   'token_expired',
   'not_configured',
+  /** 503: not ready (database, migrations) or shutting down. */
+  'unavailable',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -7,11 +7,14 @@ import { jsonBody } from './middleware/body';
 import { compressJson } from './middleware/compress';
 import { sameOriginOnly } from './middleware/csrf';
 import { errorHandler } from './middleware/errors';
+import { opsEndpoints } from './middleware/ops';
+import { requestContext } from './middleware/request-context';
 import { sessionMiddleware } from './middleware/session';
 import { securityHeaders } from './middleware/security';
 import { staticFiles } from './middleware/static';
 import { apiRouter } from './routes/index';
 import type { ChangeEvents } from './realtime/events';
+import { logger } from './logger';
 
 declare module 'koa' {
   interface DefaultContext {
@@ -40,18 +43,13 @@ export function createApp(deps: AppDeps): Koa {
     return p;
   };
 
+  // Outermost: the request id, timing and metrics see the final status the error handler set.
+  app.use(requestContext(app, deps.config, deps.metrics));
   app.use(errorHandler());
   app.use(securityHeaders(deps.config));
   app.use(compressJson());
-  if (deps.config.logRequests) {
-    app.use(async (ctx, next) => {
-      const t = performance.now();
-      await next();
-      console.log(
-        `${ctx.method} ${ctx.path} ${ctx.status} ${(performance.now() - t).toFixed(1)}ms`,
-      );
-    });
-  }
+  // Health, readiness and metrics need no session, body or origin check.
+  app.use(opsEndpoints(deps));
   // Before the body is read or the session loaded: a forged request changes nothing.
   app.use(sameOriginOnly(deps.config));
   app.use((ctx, next) => {
@@ -65,10 +63,13 @@ export function createApp(deps: AppDeps): Koa {
   app.use(router.allowedMethods());
   app.use(staticFiles(deps.config));
   // A client that went away mid-answer (a closed tab, a lost connection) is not the server's
-  // error: only real ones reach Koa's log.
-  app.on('error', (err: unknown) => {
+  // error: only real ones reach the log (and, as Koa's own handler does, not 404s or errors
+  // meant for the client).
+  app.on('error', (err: unknown, ctx?: Koa.Context) => {
     if (clientWentAway(err)) return;
-    app.onerror(err as Error);
+    const e = err as { status?: number; expose?: boolean };
+    if (e.status === 404 || e.expose) return;
+    (ctx?.log ?? logger).error({ err }, 'request failed');
   });
   return app;
 }

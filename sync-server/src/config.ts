@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import webpush from 'web-push';
 import { z } from 'zod';
+import { LOG_LEVELS, type LogLevel } from './logger';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(here, '..', '..');
@@ -22,6 +23,10 @@ const list = z.string().transform((v) =>
     .filter(Boolean),
 );
 
+/** An empty variable (`METRICS_PORT=`) means unset, not zero or an empty token. */
+function unsetIfEmpty<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (v === '' ? undefined : v), schema);
+}
 function count(fallback: number) {
   return z.coerce.number().int().positive().default(fallback);
 }
@@ -51,6 +56,13 @@ const EnvSchema = z.object({
   LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().positive().default(15),
   LOG_REQUESTS: bool.default(false),
   WRITE_COALESCING: bool.default(true),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  // Operations (README "Operations"): /metrics is off unless one of these is set.
+  METRICS_TOKEN: unsetIfEmpty(
+    z.string().min(16, 'use at least 16 characters (e.g. openssl rand -hex 32)').optional(),
+  ),
+  METRICS_PORT: unsetIfEmpty(z.coerce.number().int().min(0).max(65535).optional()),
+  METRICS_HOST: z.string().default('127.0.0.1'),
   VAPID_PUBLIC_KEY: z.string().min(1).optional(),
   VAPID_PRIVATE_KEY: z.string().min(1).optional(),
   VAPID_SUBJECT: z
@@ -61,6 +73,8 @@ const EnvSchema = z.object({
   PUSH_ALLOW_HTTP_ENDPOINTS: bool.default(false),
   WS_HEARTBEAT_MS: z.coerce.number().int().positive().default(30_000),
   SYNC_RETENTION_DAYS: z.coerce.number().positive().default(90),
+  HOUSEKEEPING_EVERY_MINUTES: z.coerce.number().positive().default(360),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().default(10),
   // Sessions and rate limits (docs/security.md).
   SESSION_IDLE_DAYS: z.coerce.number().positive().default(14),
   SIGNUP_MAX_PER_IP: count(10),
@@ -127,15 +141,36 @@ export interface Config {
   logRequests: boolean;
   /** REST writes that arrive together share one commit (mutations/coalesce.ts). */
   writeCoalescing: boolean;
+  logLevel: LogLevel;
+  /**
+   * /metrics: on the main port only with a token (Bearer); on a port of its own when `port` is
+   * set (the token is then required there too, if set).
+   */
+  metrics: { token: string | undefined; port: number | undefined; host: string };
   vapid: { publicKey: string; privateKey: string; subject: string };
   push: { timeoutMs: number; allowHttpEndpoints: boolean };
   wsHeartbeatMs: number;
   /** Change-log rows older than this are pruned; older cursors get a full snapshot. */
   syncRetentionMs: number;
+  /** How often housekeeping runs (services/housekeeping.ts); it also runs once at start. */
+  housekeepingEveryMs: number;
+  /** SIGTERM to exit at most: requests in flight get most of it, open sockets their handshake. */
+  shutdownTimeoutMs: number;
   rateLimits: RateLimits;
   /** Per /ws socket: at most `max` messages per `windowMs`, else close 1008. */
   wsMessageLimit: RateLimit;
 }
+
+/**
+ * The SQLite file of DATA_DIR, resolved as loadConfig resolves it but without creating anything
+ * (`npm run backup` must not make an empty DATA_DIR where there was none).
+ */
+export function databaseFile(env: Record<string, string | undefined> = process.env): string {
+  const base = env.INIT_CWD ?? process.cwd();
+  return path.join(path.resolve(base, env.DATA_DIR || path.join(REPO_ROOT, 'data')), DB_FILE_NAME);
+}
+
+const DB_FILE_NAME = 'pingme.sqlite';
 
 /** Reads the environment (or the given record), creating DATA_DIR and its secrets on first start. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -161,7 +196,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     dataDir,
-    dbFile: path.join(dataDir, 'pingme.sqlite'),
+    dbFile: path.join(dataDir, DB_FILE_NAME),
     uploadsDir,
     publicUrl,
     pwaDist: path.resolve(base, e.PWA_DIST),
@@ -185,6 +220,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     logRequests: e.LOG_REQUESTS,
     writeCoalescing: e.WRITE_COALESCING,
+    logLevel: e.LOG_LEVEL,
+    metrics: { token: e.METRICS_TOKEN || undefined, port: e.METRICS_PORT, host: e.METRICS_HOST },
     vapid: {
       publicKey: e.VAPID_PUBLIC_KEY ?? secrets.vapidPublicKey,
       privateKey: e.VAPID_PRIVATE_KEY ?? secrets.vapidPrivateKey,
@@ -193,6 +230,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     push: { timeoutMs: e.PUSH_TIMEOUT_MS, allowHttpEndpoints: e.PUSH_ALLOW_HTTP_ENDPOINTS },
     wsHeartbeatMs: e.WS_HEARTBEAT_MS,
     syncRetentionMs: e.SYNC_RETENTION_DAYS * 24 * 3600_000,
+    housekeepingEveryMs: e.HOUSEKEEPING_EVERY_MINUTES * 60_000,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     sessionIdleMs: e.SESSION_IDLE_DAYS * 24 * 3600_000,
     rateLimits: {
       signupPerIp: limit(e.SIGNUP_MAX_PER_IP, e.SIGNUP_WINDOW_MINUTES),

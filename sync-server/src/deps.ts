@@ -2,6 +2,8 @@
 import type { Config } from './config';
 import type { Db } from './db/connection';
 import type { ChangeEvents } from './realtime/events';
+import type { Metrics } from './metrics';
+import type { Lifecycle } from './middleware/ops';
 import type { WriteCoalescer } from './mutations/coalesce';
 import type { Mailer } from './services/mail';
 
@@ -12,4 +14,8 @@ export interface AppDeps {
   events: ChangeEvents;
   /** REST writes that arrive together share one commit (WRITE_COALESCING); else one each. */
   coalescer?: WriteCoalescer | undefined;
+  /** Counted when given (server.ts gives it; /metrics needs it). */
+  metrics?: Metrics;
+  /** Read by /readyz (server.ts sets `draining` at shutdown). */
+  lifecycle?: Lifecycle;
 }

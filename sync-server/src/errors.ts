@@ -37,6 +37,8 @@ export const tooMany = (message: string, retryAfterSeconds: number) =>
 /** A field the request may not carry (the wording zod's strict objects give, zodIssues). */
 export const unknownField = (field: string) =>
   badRequest(`Unknown field: ${field}`, [{ path: [field], message: `Unknown field: ${field}` }]);
+/** The server cannot serve now (not ready, shutting down); a client may retry elsewhere or later. */
+export const serviceUnavailable = (message: string) => new AppError(503, 'unavailable', message);
 export const payloadTooLarge = (message: string) => new AppError(413, 'payload_too_large', message);
 
 /** Zod's issues as the error body lists them. */

@@ -4,20 +4,22 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import type { Config } from './config';
 import { openDatabase, type OpenedDb } from './db/connection';
-import { createMailer, type Mailer } from './services/mail';
 import { WriteCoalescer } from './mutations/coalesce';
+import { revokeUnprovenListedAdmins } from './db/users';
+import { logger, setLogLevel } from './logger';
+import { Metrics, queryKind } from './metrics';
+import { bearerMatches, type Lifecycle } from './middleware/ops';
+import { PushNotifier } from './push/notifier';
 import { ChangeEvents } from './realtime/events';
 import { RealtimeHub } from './realtime/hub';
-import { PushNotifier } from './push/notifier';
-import { pruneChangeLog } from './sync/pull';
-import { revokeUnprovenListedAdmins } from './db/users';
-
-/** How often old change-log rows are pruned (docs/sync.md, "Change log"). */
-const PRUNE_EVERY_MS = 6 * 3600_000;
+import { runHousekeeping } from './services/housekeeping';
+import { createMailer, type Mailer } from './services/mail';
 
 export interface RunningServer {
   url: string;
   port: number;
+  /** The port of METRICS_PORT's listener, when there is one. */
+  metricsPort: number | undefined;
   http: http.Server;
   database: OpenedDb;
   config: Config;
@@ -26,6 +28,12 @@ export interface RunningServer {
   coalescer: WriteCoalescer | undefined;
   hub: RealtimeHub;
   push: PushNotifier;
+  metrics: Metrics;
+  lifecycle: Lifecycle;
+  /**
+   * Graceful stop (SIGTERM, tests): stop accepting, close /ws sockets with 1012, let requests in
+   * flight finish, checkpoint the WAL and close the database, all within SHUTDOWN_TIMEOUT_SECONDS.
+   */
   close(): Promise<void>;
 }
 
@@ -33,36 +41,53 @@ export async function startServer(
   config: Config,
   opts: { mailer?: Mailer } = {},
 ): Promise<RunningServer> {
-  const database = await openDatabase(config.dbFile);
+  setLogLevel(config.logLevel);
+  const metrics = new Metrics();
+  const database = await openDatabase(config.dbFile, {
+    onQuery: (kind, ms) => metrics.observeQuery(queryKind(kind), ms / 1000),
+  });
   for (const email of await revokeUnprovenListedAdmins(database.db, config.adminEmails)) {
-    console.warn(
+    logger.warn(
+      { email },
       `${email} is in ADMIN_EMAILS but was never verified: its admin rights are revoked until it is.`,
     );
   }
   const mailer = opts.mailer ?? createMailer(config);
   const events = new ChangeEvents();
   const coalescer = config.writeCoalescing ? new WriteCoalescer(database.db, events) : undefined;
-  const app = createApp({ db: database.db, config, mailer, events, coalescer });
+  const lifecycle: Lifecycle = { draining: false };
+  const app = createApp({
+    db: database.db,
+    config,
+    mailer,
+    events,
+    coalescer,
+    metrics,
+    lifecycle,
+  });
   const server = http.createServer(app.callback());
   const hub = new RealtimeHub({ db: database.db, config, events });
+  metrics.countSocketsWith(() => hub.size);
   server.on('upgrade', hub.handleUpgrade);
-  const push = new PushNotifier({ db: database.db, config, events });
-  const prune = () =>
-    pruneChangeLog(database.db, config.syncRetentionMs).catch((err: unknown) =>
-      console.error('change-log pruning failed', err),
+  const push = new PushNotifier({ db: database.db, config, events, metrics });
+  const housekeeping = () =>
+    runHousekeeping(database.db, config).then(
+      (removed) => logger.debug({ removed }, 'housekeeping'),
+      (err: unknown) => logger.error({ err }, 'housekeeping failed'),
     );
-  await prune();
-  const pruneTimer = setInterval(() => void prune(), PRUNE_EVERY_MS);
-  pruneTimer.unref();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  await housekeeping();
+  const housekeepingTimer = setInterval(() => void housekeeping(), config.housekeepingEveryMs);
+  housekeepingTimer.unref();
+  await listen(server, config.port, config.host);
   const port = (server.address() as AddressInfo).port;
+  const metricsServer =
+    config.metrics.port === undefined ? undefined : metricsListener(config, metrics);
+  if (metricsServer) await listen(metricsServer, config.metrics.port!, config.metrics.host);
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   return {
     url: `http://${host}:${port}`,
     port,
+    metricsPort: metricsServer ? (metricsServer.address() as AddressInfo).port : undefined,
     http: server,
     database,
     config,
@@ -71,13 +96,78 @@ export async function startServer(
     coalescer,
     hub,
     push,
+    metrics,
+    lifecycle,
     async close() {
-      clearInterval(pruneTimer);
-      await push.close();
-      await hub.close();
+      const budget = config.shutdownTimeoutMs;
+      lifecycle.draining = true;
+      clearInterval(housekeepingTimer);
+      // 1. No new connections; idle kept-alive ones go now, busy ones after their answer.
+      const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
+      // 2. Every /ws socket is told 1012 at once and gets half the budget for its handshake.
+      const socketsClosed = hub.close(budget / 2);
+      // 3. Requests in flight get most of the budget; whatever is left then is cut.
+      await Promise.race([httpClosed, delay(budget * 0.7)]);
+      clearInterval(sweep);
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([httpClosed, socketsClosed]);
+      // 4. Pushes are hints: waiting ones are dropped, a delivery under way is aborted.
+      await push.close();
+      if (metricsServer) {
+        metricsServer.closeAllConnections();
+        await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
+      }
+      // 5. The WAL into the main file, then the file closed.
       await database.close();
     },
   };
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/**
+ * METRICS_PORT: /metrics alone on a port of its own (METRICS_HOST, loopback by default), for a
+ * scraper on a private network; METRICS_TOKEN, when set, is required here too.
+ */
+function metricsListener(config: Config, metrics: Metrics): http.Server {
+  return http.createServer((req, res) => {
+    const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+    };
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      return answer(404, { error: `No such route: ${req.method} ${path}`, code: 'not_found' });
+    }
+    const { token } = config.metrics;
+    if (token && !bearerMatches(req.headers.authorization, token)) {
+      return answer(
+        401,
+        { error: 'Unauthorized: send the metrics token as a Bearer token', code: 'unauthorized' },
+        { 'www-authenticate': 'Bearer realm="metrics"' },
+      );
+    }
+    metrics.registry.metrics().then(
+      (text) => {
+        res.writeHead(200, { 'content-type': metrics.registry.contentType });
+        res.end(req.method === 'HEAD' ? undefined : text);
+      },
+      (err: unknown) => {
+        logger.error({ err }, 'metrics failed');
+        answer(500, { error: 'Something went wrong on our side.', code: 'internal' });
+      },
+    );
+  });
 }

@@ -6,9 +6,12 @@
  */
 import { loadConfig } from '../src/config';
 import { startServer } from '../src/server';
+import { stopOnSignals } from '../src/shutdown';
 
 const config = loadConfig(process.env);
 const running = await startServer(config);
+// SIGTERM and SIGINT stop it as they stop `npm start`'s server (test/shutdown.test.ts).
+stopOnSignals(running);
 process.send?.({ type: 'ready', port: running.port });
 process.on('message', (m) => {
   if (m !== 'stop') return;

@@ -8,6 +8,7 @@
  *   const server = new ServerProcess({ env: RELAXED_LIMITS });
  *   await server.start();             // server.url
  *   await server.kill();              // SIGKILL, resolves once the process is gone
+ *   await server.signal('SIGTERM');   // {code, signal} once it has exited by itself
  *   await server.start();             // same data, same port
  *   await server.dispose();           // stops it and removes the temporary DATA_DIR
  */
@@ -20,6 +21,29 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CHILD = path.join(here, 'server-child.ts');
 const START_TIMEOUT_MS = 90_000;
+
+/** One line of the server's JSON log (src/logger.ts). */
+export interface LogEntry {
+  level: string;
+  time: string;
+  msg?: string;
+  reqId?: string;
+  [field: string]: unknown;
+}
+
+/** The JSON lines of a log; anything else (a partial last line, a crash's stack) is skipped. */
+export function parseLogLines(log: string): LogEntry[] {
+  const out: LogEntry[] = [];
+  for (const line of log.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      out.push(JSON.parse(line) as LogEntry);
+    } catch {
+      // a line still being written
+    }
+  }
+  return out;
+}
 
 export interface ServerProcessOptions {
   /** The server's DATA_DIR (SQLite file, secrets); default: a fresh temporary directory. */
@@ -41,6 +65,8 @@ export class ServerProcess {
   starts = 0;
   /** What the child printed (stdout and stderr as they came), over all its starts: the log. */
   log = '';
+  /** How the child last exited. */
+  lastExit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 
   constructor(private readonly opts: ServerProcessOptions = {}) {
     this.ownsDir = !opts.dataDir;
@@ -82,6 +108,20 @@ export class ServerProcess {
     this.proc = undefined;
   }
 
+  /**
+   * Sends `sig` and resolves with how the process exited, however long that takes: the
+   * graceful-stop tests want it to exit by itself (their own timeout is the bound).
+   */
+  async signal(
+    sig: NodeJS.Signals,
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (!this.proc || !this.exited || !this.running) throw new Error('the server is not running');
+    this.proc.kill(sig);
+    await this.exited;
+    this.proc = undefined;
+    return this.lastExit!;
+  }
+
   /** A clean stop (the server closes its database), SIGKILL after 15 s. */
   async stop(): Promise<void> {
     const proc = this.proc;
@@ -105,6 +145,11 @@ export class ServerProcess {
   async dispose(): Promise<void> {
     await this.stop();
     if (this.ownsDir) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  /** The log's JSON lines (logger.ts), parsed; other lines (a crash's stack) are left out. */
+  logEntries(): LogEntry[] {
+    return parseLogLines(this.log);
   }
 
   /** The SQLite file the server writes. */
@@ -141,7 +186,12 @@ export class ServerProcess {
       if (this.opts.verbose) process.stderr.write(chunk);
     });
     this.proc = proc;
-    this.exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    this.exited = new Promise<void>((resolve) =>
+      proc.once('exit', (code, signal) => {
+        this.lastExit = { code, signal };
+        resolve();
+      }),
+    );
     return new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => {
         proc.kill('SIGKILL');

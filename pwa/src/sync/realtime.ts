@@ -18,6 +18,19 @@ export interface RealtimeHooks {
 const RECONNECT_CAP_MS = 30_000;
 /** Close code of a socket whose session has ended (sign-out, password change). */
 export const WS_SESSION_ENDED = 4401;
+/** Close codes of a server that is stopping or restarting (1001 Going Away, 1012 Service Restart). */
+export const WS_SERVER_RESTARTING = new Set([1001, 1012]);
+
+/**
+ * What a closed socket leads to: the session check (4401), a prompt reconnect with the backoff
+ * started over (a server restarting: it, or another behind the same address, takes the socket
+ * again within a second, so earlier failures say nothing), or the usual backoff.
+ */
+export function afterClose(code: number): 'session-ended' | 'reconnect-now' | 'backoff' {
+  if (code === WS_SESSION_ENDED) return 'session-ended';
+  if (WS_SERVER_RESTARTING.has(code)) return 'reconnect-now';
+  return 'backoff';
+}
 
 export function wsUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
@@ -99,10 +112,16 @@ export function connectRealtime(user: SelfUser, hooks: RealtimeHooks): () => voi
       if (socket === ws) socket = null;
       setConnected(false);
       if (closed) return;
-      // R5. Reconnect with backoff; after 4401 only while the session still holds.
-      if (event.code === WS_SESSION_ENDED) {
+      // R5. Reconnect with backoff; after 4401 only while the session still holds; after a
+      // server restart at once (the first step of the backoff: half a second to a second, with
+      // jitter so thousands of devices do not all come back in the same instant).
+      const next = afterClose(event.code);
+      if (next === 'session-ended') {
         void hooks.onSessionEnded().then((keep) => (keep ? schedule() : undefined));
-      } else schedule();
+      } else {
+        if (next === 'reconnect-now') failures = 0;
+        schedule();
+      }
     };
   }
 

@@ -4,7 +4,15 @@
  * PostgreSQL backend needs a dialect and migrations, not new routes.
  */
 import BetterSqlite3 from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
+import {
+  CamelCasePlugin,
+  Kysely,
+  sql,
+  SqliteDialect,
+  type Logger as KyselyLogger,
+  type SqliteDatabase,
+} from 'kysely';
+import { logger } from '../logger';
 import { Migrator } from 'kysely/migration';
 import { migrations } from './migrations/index';
 import type { Database } from './schema';
@@ -14,10 +22,16 @@ export type Db = Kysely<Database>;
 export interface OpenedDb {
   db: Db;
   sqlite: BetterSqlite3.Database;
+  /** Checkpoints the WAL into the main file, empties it, and closes the database. */
   close(): Promise<void>;
 }
 
-export async function openDatabase(file: string): Promise<OpenedDb> {
+export interface OpenOptions {
+  /** Called after every statement with its kind (`SelectQueryNode`…) and time (metrics). */
+  onQuery?: (nodeKind: string, millis: number) => void;
+}
+
+export async function openDatabase(file: string, opts: OpenOptions = {}): Promise<OpenedDb> {
   const sqlite = new BetterSqlite3(file);
   sqlite.pragma('journal_mode = WAL');
   // NORMAL in WAL mode: a commit survives a process kill (SIGKILL); only an OS crash or power
@@ -28,12 +42,14 @@ export async function openDatabase(file: string): Promise<OpenedDb> {
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new CamelCasePlugin()],
+    ...(opts.onQuery ? { log: timer(opts.onQuery) } : {}),
   });
   await migrate(db);
   return {
     db,
     sqlite,
     async close() {
+      if (sqlite.open) checkpoint(sqlite);
       await db.destroy();
     },
   };
@@ -73,16 +89,53 @@ export function withStatementCache(
   };
 }
 
+/**
+ * Copies every committed page of the WAL into the database file and truncates the WAL to zero
+ * bytes, so a stopped server leaves one self-contained file (what a copy or a backup of
+ * `pingme.sqlite` alone then holds). SQLite does this by itself when the last connection closes,
+ * but not while another process (a backup, an sqlite3 shell) keeps the file open.
+ */
+function checkpoint(sqlite: BetterSqlite3.Database) {
+  const [result] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as {
+    busy: number;
+    log: number;
+    checkpointed: number;
+  }[];
+  if (result?.busy) {
+    logger.warn(result, 'WAL checkpoint at close was blocked by a reader; the WAL is kept');
+  }
+}
+
+function timer(onQuery: NonNullable<OpenOptions['onQuery']>): KyselyLogger {
+  return (event) => onQuery(event.query.query.kind, event.queryDurationMillis);
+}
+
+const migrator = (db: Db) =>
+  new Migrator({ db, provider: { getMigrations: async () => migrations } });
+
 async function migrate(db: Db): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-  });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migrator(db).migrateToLatest();
   for (const r of results ?? []) {
-    if (r.status === 'Error') console.error(`migration ${r.migrationName} failed`);
+    if (r.status === 'Error') logger.error({ migration: r.migrationName }, 'migration failed');
   }
   if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * Why the database cannot serve requests, or undefined when it can: it answers a query and
+ * every migration this code knows is applied (GET /readyz).
+ */
+export async function notReadyReason(db: Db): Promise<string | undefined> {
+  try {
+    await sql`select 1`.execute(db);
+    const pending = (await migrator(db).getMigrations()).filter((m) => !m.executedAt);
+    if (pending.length > 0) {
+      return `Database migrations not applied: ${pending.map((m) => m.name).join(', ')}`;
+    }
+    return undefined;
+  } catch {
+    return 'The database does not answer';
+  }
 }
 
 export function nowIso(): string {

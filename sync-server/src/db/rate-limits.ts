@@ -55,3 +55,12 @@ export async function hitBucket(
 export async function clearBucket(db: Db, bucket: string) {
   await db.deleteFrom('rateLimits').where('bucket', '=', bucket).execute();
 }
+
+/**
+ * Deletes buckets whose window has ended: readBucket already reads them as empty, so nothing
+ * changes but the table's size (housekeeping). Answers how many went.
+ */
+export async function deleteExpiredBuckets(db: Db, now = Date.now()): Promise<number> {
+  const r = await db.deleteFrom('rateLimits').where('resetAt', '<=', now).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -160,6 +160,24 @@ export async function destroyUserSessions(
   return Number(r.numDeletedRows);
 }
 
-export async function deleteExpiredSessions(db: Db) {
-  await db.deleteFrom('sessions').where('expiresAt', '<', Date.now()).execute();
+/**
+ * Deletes every session that getSession would judge dead: past its absolute expiry, or (with
+ * `idleMs`) unused for longer than that. A session with no recorded use is judged by its expiry
+ * alone, as getSession does. Answers how many rows went (housekeeping).
+ */
+export async function deleteExpiredSessions(
+  db: Db,
+  policy: { idleMs?: number; now?: number } = {},
+): Promise<number> {
+  const now = policy.now ?? Date.now();
+  const idleMs = policy.idleMs;
+  const r = await db
+    .deleteFrom('sessions')
+    .where((eb) =>
+      idleMs === undefined
+        ? eb('expiresAt', '<', now)
+        : eb.or([eb('expiresAt', '<', now), eb('lastSeenAt', '<', now - idleMs)]),
+    )
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
 }

@@ -24,7 +24,9 @@ export function errorHandler(): Middleware {
       }
     } catch (err) {
       const answer = errorAnswer(err);
-      if (answer.status === 500) console.error('unhandled error', ctx.method, ctx.path, err);
+      if (answer.status === 500) {
+        ctx.log.error({ err, method: ctx.method, path: ctx.path }, 'unhandled error');
+      }
       ctx.status = answer.status;
       ctx.body = answer.body;
       if (answer.headers) ctx.set(answer.headers);

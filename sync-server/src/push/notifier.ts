@@ -21,6 +21,8 @@ import {
   type PushSubscriptionRow,
 } from '../db/push-subscriptions';
 import { findUserById } from '../db/users';
+import { logger } from '../logger';
+import type { Metrics, PushOutcome } from '../metrics';
 import type { ChangeEvents } from '../realtime/events';
 
 export interface PushJob {
@@ -74,7 +76,7 @@ export class PushNotifier {
   private readonly stop = new AbortController();
 
   constructor(
-    private readonly deps: { db: Db; config: Config; events: ChangeEvents },
+    private readonly deps: { db: Db; config: Config; events: ChangeEvents; metrics?: Metrics },
     private readonly now: () => Date = () => new Date(),
   ) {
     const { publicKey, privateKey, subject } = deps.config.vapid;
@@ -94,7 +96,7 @@ export class PushNotifier {
         urgency: kind === 'anchor' ? 'high' : 'normal',
       });
     } catch (err) {
-      console.error('push: cannot describe ping', err);
+      logger.error({ err }, 'push: cannot describe ping');
     }
   };
 
@@ -107,7 +109,7 @@ export class PushNotifier {
         urgency: 'normal',
       });
     } catch (err) {
-      console.error('push: cannot describe anchor request', err);
+      logger.error({ err }, 'push: cannot describe anchor request');
     }
   };
 
@@ -116,7 +118,8 @@ export class PushNotifier {
     if (this.stop.signal.aborted) return;
     if (this.queue.length >= MAX_QUEUE) {
       this.queue.shift();
-      console.warn('push: queue full, dropped the oldest push');
+      this.count('dropped');
+      logger.warn('push: queue full, dropped the oldest push');
     }
     this.queue.push(job);
     this.pump();
@@ -141,7 +144,7 @@ export class PushNotifier {
       const job = this.queue.shift()!;
       this.active += 1;
       this.run(job)
-        .catch((err: unknown) => console.error('push failed', err))
+        .catch((err: unknown) => logger.error({ err }, 'push failed'))
         .finally(() => {
           this.active -= 1;
           this.pump();
@@ -166,6 +169,7 @@ export class PushNotifier {
       !job.ignoresQuietHours &&
       isWithinQuietHours(user.quietHoursStart, user.quietHoursEnd, localMinutesOfDay(this.now()))
     ) {
+      this.count('quiet_hours');
       return;
     }
     const body = JSON.stringify(job.payload);
@@ -189,7 +193,11 @@ export class PushNotifier {
         },
       );
     } catch (err) {
-      console.warn('push: unusable subscription removed', sub.id, (err as Error).message);
+      logger.warn(
+        { subscription: sub.id, reason: (err as Error).message },
+        'push: unusable subscription removed',
+      );
+      this.count('invalid_subscription');
       await deleteSubscriptionById(db, sub.id);
       return;
     }
@@ -211,18 +219,28 @@ export class PushNotifier {
       await res.body?.cancel();
     } catch (err) {
       if (!this.stop.signal.aborted) {
-        console.warn(
+        logger.warn(
+          { host: hostOf(sub.endpoint), reason: (err as Error).message },
           'push: no answer from push service',
-          hostOf(sub.endpoint),
-          (err as Error).message,
         );
       }
+      this.count('failed');
       return;
     }
     // The browser unsubscribed or the subscription expired: it will never work again.
-    if (status === 404 || status === 410) await deleteSubscriptionById(db, sub.id);
-    else if (status >= 400)
-      console.warn('push: push service answered', status, hostOf(sub.endpoint));
+    if (status === 404 || status === 410) {
+      this.count('gone');
+      await deleteSubscriptionById(db, sub.id);
+    } else if (status >= 400) {
+      this.count('refused');
+      logger.warn({ status, host: hostOf(sub.endpoint) }, 'push: push service answered');
+    } else {
+      this.count('sent');
+    }
+  }
+
+  private count(outcome: PushOutcome) {
+    this.deps.metrics?.push(outcome);
   }
 }
 

@@ -22,6 +22,7 @@ import type { Db } from '../db/connection';
 import { SESSION_COOKIE, getSessionWithUser, liveSessionUsers } from '../db/sessions';
 import { findUserById } from '../db/users';
 import { jsonOf } from '../json';
+import { logger } from '../logger';
 import type { ChangeEvents } from './events';
 
 export const WS_PATH = '/ws';
@@ -34,6 +35,12 @@ interface SocketInfo {
   received: number;
   windowStart: number;
 }
+
+/**
+ * The close code of a server shutting down: 1012 (Service Restart), so a client reconnects at
+ * once, to this server when it is back or to another behind the same address.
+ */
+export const WS_RESTART_CLOSE = { code: 1012, reason: 'Service restart' } as const;
 
 /** The close code and reason for a socket that sends faster than WS_MAX_MESSAGES allows. */
 export const WS_RATE_CLOSE = { code: 1008, reason: 'Too many messages: slow down' } as const;
@@ -65,12 +72,18 @@ export class RealtimeHub {
   private readonly info = new Map<WebSocket, SocketInfo>();
   private readonly heartbeat: NodeJS.Timeout;
   private checkingSessions = false;
+  private closing = false;
 
   constructor(private readonly deps: { db: Db; config: Config; events: ChangeEvents }) {
     deps.events.on('newPing', this.onNewPing);
     deps.events.on('changed', this.onChanged);
     this.heartbeat = setInterval(() => this.beat(), deps.config.wsHeartbeatMs);
     this.heartbeat.unref();
+  }
+
+  /** Open sockets, everyone's (metrics). */
+  get size(): number {
+    return this.info.size;
   }
 
   /** Open sockets of one person (tests and diagnostics). */
@@ -83,6 +96,7 @@ export class RealtimeHub {
   /** For http.Server's 'upgrade' event. */
   readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
+    if (this.closing) return refuse(socket, 503, 'The server is shutting down', 'unavailable');
     const path = (req.url ?? '/').split('?')[0];
     if (path !== WS_PATH) return refuse(socket, 404, 'No such route', 'not_found');
     if (!this.originAllowed(req)) {
@@ -91,11 +105,12 @@ export class RealtimeHub {
     this.identify(req).then(
       (who) => {
         if (!who) return refuse(socket, 401, 'Unauthorized', 'unauthorized');
+        if (this.closing) return refuse(socket, 503, 'The server is shutting down', 'unavailable');
         if (socket.destroyed) return;
         this.wss.handleUpgrade(req, socket, head, (ws) => this.attach(ws, who));
       },
       (err: unknown) => {
-        console.error('ws upgrade failed', err);
+        logger.error({ err }, 'ws upgrade failed');
         refuse(socket, 500, 'Something went wrong on our side.', 'internal');
       },
     );
@@ -293,20 +308,39 @@ export class RealtimeHub {
         if (live.get(who.sessionId) !== who.userId) ws.close(4401, 'Session ended');
       }
     } catch (err) {
-      console.error('ws session check failed', err);
+      logger.error({ err }, 'ws session check failed');
     } finally {
       this.checkingSessions = false;
     }
   }
 
-  async close(): Promise<void> {
+  /**
+   * Shutdown: refuses new sockets, closes every open one with 1012 (Service Restart) and waits
+   * for their closing handshakes; sockets still open after `graceMs` are cut.
+   */
+  async close(graceMs = 1000): Promise<void> {
+    this.closing = true;
     clearInterval(this.heartbeat);
     this.deps.events.off('newPing', this.onNewPing);
     this.deps.events.off('changed', this.onChanged);
-    for (const ws of this.info.keys()) {
-      ws.close(1001, 'Server shutting down');
-      setTimeout(() => ws.terminate(), 1000).unref();
-    }
+    const sockets = [...this.info.keys()];
+    const closed = sockets.map(
+      (ws) =>
+        new Promise<void>((resolve) => {
+          if (ws.readyState === WebSocket.CLOSED) return resolve();
+          ws.once('close', () => resolve());
+          ws.close(WS_RESTART_CLOSE.code, WS_RESTART_CLOSE.reason);
+        }),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const cut = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        for (const ws of sockets) ws.terminate();
+        resolve();
+      }, graceMs);
+    });
+    await Promise.race([Promise.all(closed), cut]);
+    clearTimeout(timer);
     this.info.clear();
     this.byUser.clear();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));

@@ -69,7 +69,7 @@ export function authRoutes(router: Router, { db, config, mailer }: AppDeps): voi
     });
     await signIn(ctx, user.id, config.sessionMaxAgeMs);
     sendVerification(user.id, user.email ?? body.email, user.firstName).catch((err: unknown) =>
-      console.error('verification mail failed', err),
+      ctx.log.error({ err }, 'verification mail failed'),
     );
   });
 
@@ -173,7 +173,7 @@ export function authRoutes(router: Router, { db, config, mailer }: AppDeps): voi
             subject: 'Reset your PingMe password',
             text: `Hi ${user.firstName ?? 'there'},\n\nSet a new PingMe password here:\n${link}\n\nThe link works once and expires in ${Math.round(config.resetTokenTtlMs / 60_000)} minutes. If you did not ask for it, ignore this e-mail.`,
           })
-          .catch((err: unknown) => console.error('reset mail failed', err));
+          .catch((err: unknown) => ctx.log.error({ err }, 'reset mail failed'));
       }
       ctx.body = response;
     },
@@ -246,7 +246,7 @@ export function authRoutes(router: Router, { db, config, mailer }: AppDeps): voi
       // Not awaited, for the same reasons as the reset mail.
       if (user && user.emailVerified !== 1) {
         sendVerification(user.id, user.email, user.firstName).catch((err: unknown) =>
-          console.error('verification mail failed', err),
+          ctx.log.error({ err }, 'verification mail failed'),
         );
       }
       ctx.body = {

@@ -14,6 +14,7 @@ import {
   type TestServer,
 } from '../../test/harness';
 import { ServerProcess } from '../../test/server-process';
+import { UNSENT_MAIL_MESSAGE } from '../services/mail';
 import {
   RESET_SUBJECT,
   VERIFY_SUBJECT,
@@ -324,13 +325,12 @@ describe('without SMTP_URL (the default of npm start)', () => {
   });
   afterAll(() => proc?.dispose());
 
-  /** The reset links for `email` the server printed so far. */
+  /** The reset links for `email` the server printed so far (JSON lines, services/mail.ts). */
   const linksInLog = (email: string) =>
-    proc.log
-      .split('[mail not configured] ')
-      .filter((entry) => entry.startsWith(`to=${email} `))
-      .map((entry) => /\S*\/reset-password\?token=[\w-]+/.exec(entry)?.[0])
-      .filter((link): link is string => !!link);
+    proc
+      .logEntries()
+      .filter((entry) => entry.msg === UNSENT_MAIL_MESSAGE && entry.to === email)
+      .flatMap((entry) => /\S*\/reset-password\?token=[\w-]+/.exec(String(entry.text))?.[0] ?? []);
 
   async function waitForLinkInLog(email: string): Promise<string> {
     const deadline = Date.now() + 15_000;

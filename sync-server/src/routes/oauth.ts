@@ -85,7 +85,7 @@ export function oauthRoutes(router: Router, { db, config }: AppDeps): void {
       if (!ctx.session!.userId) ctx.session!.maxAge = PRE_AUTH_SESSION_MS;
       ctx.redirect(url);
     } catch (err) {
-      console.error('OpenID sign-in could not start', err);
+      ctx.log.error({ err }, 'OpenID sign-in could not start');
       fail(ctx, OAUTH_MESSAGES.unavailable);
     }
   });
@@ -114,7 +114,10 @@ export function oauthRoutes(router: Router, { db, config }: AppDeps): void {
       userId = await accountFor(identity);
     } catch (err) {
       if (err instanceof SignInRefused) return fail(ctx, err.message);
-      console.error('OpenID sign-in failed:', err instanceof Error ? err.message : err);
+      ctx.log.error(
+        { reason: err instanceof Error ? err.message : String(err) },
+        'OpenID sign-in failed',
+      );
       return fail(ctx, OAUTH_MESSAGES.failed);
     }
     await signIn(ctx, userId, config.sessionMaxAgeMs);

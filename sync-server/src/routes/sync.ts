@@ -11,7 +11,7 @@ import { runBatch } from '../sync/batch';
 import { pull } from '../sync/pull';
 
 export function syncRoutes(router: Router, deps: AppDeps): void {
-  const { db, config } = deps;
+  const { db, config, metrics } = deps;
   const signedIn = requireUser(db);
 
   router.get('/api/sync/pull', signedIn, validate({ query: PullQuery }), async (ctx) => {
@@ -22,6 +22,7 @@ export function syncRoutes(router: Router, deps: AppDeps): void {
 
   router.post('/api/sync/batch', signedIn, validate({ body: BatchBody }), async (ctx) => {
     const { body } = input<BatchBody>(ctx);
+    metrics?.batchEntries.observe(body.entries.length);
     ctx.set('Cache-Control', 'no-store');
     const caller = { me: currentUser(ctx), config, ip: ctx.ip };
     ctx.body = { results: await runBatch(deps, caller, body.entries) } satisfies BatchResponse;

@@ -13,6 +13,7 @@ import { unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LIMITS } from '@pingme/shared';
 import { badRequest, payloadTooLarge } from '../errors';
+import { logger } from '../logger';
 
 export type ImageExt = 'jpg' | 'png' | 'gif' | 'webp';
 
@@ -106,7 +107,7 @@ export async function deleteStoredImage(uploadsDir: string, url: string | null |
     await unlink(path.join(uploadsDir, name));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-      console.error('could not delete an old profile image', name, err);
+      logger.error({ err, name }, 'could not delete an old profile image');
     }
   }
 }

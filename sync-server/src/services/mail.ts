@@ -2,9 +2,16 @@
  * Outgoing mail. With SMTP_URL set, nodemailer sends through it; without it (the embedded
  * default) the message, with any reset or verification link in it, is printed to the server log
  * only, where the operator can pass it on. A link is never answered over HTTP.
+ *
+ * That log line is JSON like every other (logger.ts), a warning so any level short of error shows it:
+ * `{"level":"warn",…,"to":…,"subject":…,"links":["https://…/reset-password?token=…"],"text":…,
+ * "msg":"mail not configured: …"}`; `jq -r 'select(.links) | .to, .links[]'` lists them.
  */
 import nodemailer from 'nodemailer';
 import type { Config } from '../config';
+import { logger } from '../logger';
+
+export const UNSENT_MAIL_MESSAGE = 'mail not configured: pass this message on to its recipient';
 
 export interface MailMessage {
   to: string;
@@ -23,7 +30,9 @@ export function createMailer(config: Config): Mailer {
     return {
       delivers: false,
       async send(m) {
-        console.log(`[mail not configured] to=${m.to} subject="${m.subject}"\n${m.text}`);
+        const links = m.text.match(/https?:\/\/\S+/g) ?? [];
+        // warn, not info: the operator has to act on it, and LOG_LEVEL=warn must still show it.
+        logger.warn({ to: m.to, subject: m.subject, links, text: m.text }, UNSENT_MAIL_MESSAGE);
       },
     };
   }

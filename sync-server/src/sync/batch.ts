@@ -13,6 +13,7 @@ import {
   type MutationName,
 } from '@pingme/shared';
 import type { AppDeps } from '../deps';
+import { logger } from '../logger';
 import { AppError, badRequest, payloadTooLarge, unknownField } from '../errors';
 import {
   applyBatch,
@@ -104,6 +105,9 @@ export async function runBatch(
   entries: BatchEntry[],
 ): Promise<BatchResult[]> {
   return applyBatch(db, events, caller, entries.map(itemOf), (err, item) =>
-    console.error('batch entry failed', 'entry' in item ? item.entry.name : '', err),
+    logger.error(
+      { err, mutation: 'entry' in item ? item.entry.name : undefined },
+      'batch entry failed',
+    ),
   );
 }

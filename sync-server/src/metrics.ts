@@ -1,0 +1,109 @@
+/**
+ * Prometheus metrics (prom-client), one registry per running server so tests can run several
+ * servers in one process. Labels are always from small fixed sets: the router's route pattern
+ * (`/api/pings/:id/read`, never the path with its ids), the method, the status, an outcome.
+ * Served at /metrics only when configured (middleware/ops.ts, README "Operations").
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Seconds: from a cached read (under a millisecond) to a slow export. */
+const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Seconds: most queries of this server take microseconds. */
+const DB_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2];
+/** Outbox entries per batch (the PWA sends at most 100 per batch). */
+const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
+
+/** What became of one Web Push (push/notifier.ts). */
+export type PushOutcome =
+  /** The push service took it (2xx). */
+  | 'sent'
+  /** 404/410: the subscription is gone and was deleted. */
+  | 'gone'
+  /** Any other status from the push service. */
+  | 'refused'
+  /** No answer (network error, timeout). */
+  | 'failed'
+  /** Keys the push could not be encrypted for: the subscription was deleted. */
+  | 'invalid_subscription'
+  /** The receiver's quiet hours: held, nothing sent. */
+  | 'quiet_hours'
+  /** The queue was full: the oldest waiting push was dropped. */
+  | 'dropped';
+
+export class Metrics {
+  readonly registry = new Registry();
+  private openSockets: () => number = () => 0;
+
+  readonly httpRequests = new Counter({
+    name: 'pingme_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly httpDuration = new Histogram({
+    name: 'pingme_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: HTTP_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly wsSockets: Gauge;
+  readonly batchEntries = new Histogram({
+    name: 'pingme_sync_batch_entries',
+    help: 'Outbox entries per POST /api/sync/batch',
+    buckets: BATCH_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly pushResults = new Counter({
+    name: 'pingme_push_results_total',
+    help: 'Web Push deliveries by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly dbQueryDuration = new Histogram({
+    name: 'pingme_db_query_duration_seconds',
+    help: 'Time of each SQL statement, by kind (select, insert, update, delete, other)',
+    labelNames: ['kind'] as const,
+    buckets: DB_BUCKETS,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    const sockets = () => this.openSockets();
+    this.wsSockets = new Gauge({
+      name: 'pingme_ws_sockets_open',
+      help: 'Open /ws sockets',
+      registers: [this.registry],
+      collect() {
+        this.set(sockets());
+      },
+    });
+    // Process CPU, memory, event-loop lag, file descriptors, GC.
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Where the open-socket gauge reads its value (the /ws hub). */
+  countSocketsWith(count: () => number): void {
+    this.openSockets = count;
+  }
+
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    const labels = { method, route, status: String(status) };
+    this.httpRequests.inc(labels);
+    this.httpDuration.observe(labels, seconds);
+  }
+
+  observeQuery(kind: string, seconds: number): void {
+    this.dbQueryDuration.observe({ kind }, seconds);
+  }
+
+  push(outcome: PushOutcome): void {
+    this.pushResults.inc({ outcome });
+  }
+}
+
+/** `SelectQueryNode` → `select`; raw SQL and anything else → `other`. */
+export function queryKind(nodeKind: string): string {
+  const m = /^(Select|Insert|Update|Delete)QueryNode$/.exec(nodeKind);
+  return m ? m[1]!.toLowerCase() : 'other';
+}

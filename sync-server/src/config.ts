@@ -22,6 +22,18 @@ const list = z.string().transform((v) =>
     .filter(Boolean),
 );
 
+/** Comma-separated origins (`scheme://host[:port]`, nothing after), as browsers send `Origin`. */
+const origins = list.pipe(
+  z.array(
+    z
+      .string()
+      .refine((o) => URL.canParse(o) && /^https?:\/\/[^/]+\/?$/.test(o), {
+        message: 'must be origins such as https://pingme.example, separated by commas',
+      })
+      .transform((o) => new URL(o).origin),
+  ),
+);
+
 function count(fallback: number) {
   return z.coerce.number().int().positive().default(fallback);
 }
@@ -34,6 +46,7 @@ const EnvSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default(path.join(REPO_ROOT, 'data')),
   PUBLIC_URL: z.url().optional(),
+  ALLOWED_ORIGINS: origins.default([]),
   PWA_DIST: z.string().default(path.join(REPO_ROOT, 'pwa', 'dist')),
   SESSION_SECRET: z.string().min(32).optional(),
   SESSION_MAX_AGE_DAYS: z.coerce.number().positive().default(30),
@@ -107,6 +120,8 @@ export interface Config {
   dbFile: string;
   uploadsDir: string;
   publicUrl: string;
+  /** Origins besides PUBLIC_URL's that may send mutating requests (middleware/csrf.ts). */
+  allowedOrigins: string[];
   pwaDist: string;
   sessionKeys: string[];
   /** Absolute: a session ends this long after its sign-in, however much it is used. */
@@ -161,6 +176,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dbFile: path.join(dataDir, 'pingme.sqlite'),
     uploadsDir,
     publicUrl,
+    allowedOrigins: e.ALLOWED_ORIGINS,
     pwaDist: path.resolve(base, e.PWA_DIST),
     sessionKeys: [e.SESSION_SECRET ?? secrets.sessionSecret],
     sessionMaxAgeMs: e.SESSION_MAX_AGE_DAYS * 24 * 3600_000,

@@ -20,6 +20,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { getSessionWithUser, liveSessionUsers } from '../db/sessions';
 import { findUserById } from '../db/users';
+import { originPolicy } from '../middleware/csrf';
 import { jsonOf } from '../middleware/idempotency';
 import { SESSION_COOKIE } from '../middleware/session';
 import type { ChangeEvents } from './events';
@@ -55,9 +56,11 @@ export class RealtimeHub {
   private readonly byUser = new Map<string, Set<WebSocket>>();
   private readonly info = new Map<WebSocket, SocketInfo>();
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly originOk: ReturnType<typeof originPolicy>;
   private checkingSessions = false;
 
   constructor(private readonly deps: { db: Db; config: Config; events: ChangeEvents }) {
+    this.originOk = originPolicy(deps.config);
     deps.events.on('newPing', this.onNewPing);
     deps.events.on('changed', this.onChanged);
     this.heartbeat = setInterval(() => this.beat(), deps.config.wsHeartbeatMs);
@@ -93,20 +96,21 @@ export class RealtimeHub {
   };
 
   /**
-   * A browser always sends Origin on a WebSocket handshake: it must be this server (as the Host
-   * header or PUBLIC_URL names it), so another site cannot ride the visitor's cookie
-   * (cross-site WebSocket hijacking). Clients that are not browsers send none.
+   * A browser always sends Origin on a WebSocket handshake: it must name this app by the same
+   * policy as the CSRF check (middleware/csrf.ts), so another site cannot ride the visitor's
+   * cookie (cross-site WebSocket hijacking). Clients that are not browsers send none.
    */
   private originAllowed(req: IncomingMessage): boolean {
     const origin = req.headers.origin;
     if (!origin) return true;
-    try {
-      const o = new URL(origin);
-      if (o.origin === new URL(this.deps.config.publicUrl).origin) return true;
-      return o.host === req.headers.host;
-    } catch {
-      return false;
-    }
+    const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
+    const scheme =
+      this.deps.config.trustProxy && typeof req.headers['x-forwarded-proto'] === 'string'
+        ? req.headers['x-forwarded-proto'].split(',')[0]!.trim()
+        : secure
+          ? 'https'
+          : 'http';
+    return this.originOk(origin, `${scheme}://${req.headers.host ?? ''}`);
   }
 
   /** The signed session cookie, the session row it names, and the person in it. */

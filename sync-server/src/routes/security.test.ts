@@ -3,6 +3,7 @@
  * security headers, cookie flags on http and behind an https proxy, body size limits per route,
  * and uploads judged by their bytes.
  */
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   makeFriends,
@@ -19,6 +20,27 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const EVIL = { origin: 'https://evil.example' };
+const CSRF_TEXT = 'This request did not come from the PingMe app';
+
+/** A request with any Host header (fetch does not let a caller choose it). */
+function rawRequest(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 const db = () => server.database.db;
 
 async function promptCount(userId: string) {
@@ -109,6 +131,83 @@ describe('CSRF: mutating requests must come from the app’s own origin', () => 
       expect(res.status).toBe(201);
     } finally {
       await other.stop();
+    }
+  });
+
+  it('refuses Host: evil.example with Origin: http://evil.example (the Host header is not trusted)', async () => {
+    const before = await promptCount(a.id);
+    const res = await rawRequest(
+      server.port,
+      'POST',
+      '/api/prompts',
+      {
+        host: 'evil.example',
+        origin: 'http://evil.example',
+        cookie: a.client.cookieHeader,
+        'content-type': 'application/json',
+      },
+      JSON.stringify({ text: 'Ping me when rebound' }),
+    );
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.text)).toEqual({ error: CSRF_TEXT, code: 'forbidden' });
+    expect(await promptCount(a.id)).toBe(before);
+  });
+
+  it('allows the request’s own loopback or LAN IP origin only while PUBLIC_URL is loopback', async () => {
+    const body = JSON.stringify({ text: 'Ping me from the LAN' });
+    const lan = {
+      host: `192.168.1.20:${server.port}`,
+      origin: `http://192.168.1.20:${server.port}`,
+    };
+    const headers = { cookie: a.client.cookieHeader, 'content-type': 'application/json' };
+    // The default PUBLIC_URL (http://localhost:PORT): a phone on the LAN reaches the server by IP.
+    expect(
+      (await rawRequest(server.port, 'POST', '/api/prompts', { ...headers, ...lan }, body)).status,
+    ).toBe(201);
+    const hosted = await startTestServer({ PUBLIC_URL: 'https://pingme.example' });
+    try {
+      const b = await makeUser(hosted);
+      const res = await rawRequest(
+        hosted.port,
+        'POST',
+        '/api/prompts',
+        {
+          cookie: b.client.cookieHeader,
+          'content-type': 'application/json',
+          host: `127.0.0.1:${hosted.port}`,
+          origin: `http://127.0.0.1:${hosted.port}`,
+        },
+        body,
+      );
+      expect(res.status).toBe(403);
+    } finally {
+      await hosted.stop();
+    }
+  });
+
+  it('allows the origins listed in ALLOWED_ORIGINS, and no others', async () => {
+    const hosted = await startTestServer({
+      PUBLIC_URL: 'https://pingme.example',
+      ALLOWED_ORIGINS: 'https://m.pingme.example, https://pingme.example:8443',
+    });
+    try {
+      const c = hosted.client();
+      const register = (origin: string, n: number) =>
+        c.post(
+          '/api/register',
+          {
+            email: `origins${n}@example.test`,
+            password: 'secret12',
+            firstName: 'O',
+            lastName: 'K',
+          },
+          { headers: { origin } },
+        );
+      expect((await register('https://m.pingme.example', 1)).status).toBe(201);
+      expect((await register('https://pingme.example:8443', 2)).status).toBe(201);
+      expect((await register('https://other.pingme.example', 3)).status).toBe(403);
+    } finally {
+      await hosted.stop();
     }
   });
 

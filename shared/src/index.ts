@@ -16,3 +16,4 @@ export * from './uuid';
 export * from './energy';
 export * from './text';
 export * from './schemas/safety';
+export * from './unicode';

@@ -1,16 +1,20 @@
 import { z } from 'zod';
 import { LIMITS, PROFILE_VISIBILITIES } from '../constants';
 import { isValidUsername } from '../domain';
+import { cleanName } from '../unicode';
 import { ClockTime } from './common';
 
 const HANDLE_RULE = `Usernames are ${LIMITS.usernameMin}-${LIMITS.usernameMax} characters of a-z, 0-9 and _`;
-export const Handle = z.string({ message: HANDLE_RULE }).refine(isValidUsername, {
-  message: HANDLE_RULE,
-});
+/** A handle, NFC and without bidirectional controls (unicode.ts) before the a-z0-9_ rule. */
+export const Handle = z
+  .string({ message: HANDLE_RULE })
+  .overwrite(cleanName)
+  .refine(isValidUsername, { message: HANDLE_RULE });
 
 const text = (label: string, max: number) =>
   z
     .string({ message: `${label} must be text` })
+    .overwrite((s) => s.normalize('NFC'))
     .trim()
     .max(max, `${label} must be at most ${max} characters`);
 

@@ -114,6 +114,51 @@ describe('register', () => {
   });
 });
 
+describe('names: NFC, no bidirectional controls, a visible character', () => {
+  const register = (firstName: string, lastName = 'Test') =>
+    server.client().post('/api/register', {
+      email: `names-${Date.now()}-${Math.random()}@example.test`,
+      password: 'secret12',
+      firstName,
+      lastName,
+    });
+
+  it.each([
+    ['U+200B only', '\u200B'],
+    ['U+2060 and U+FEFF', '\u2060\uFEFF'],
+    ['combining marks only', '\u0301\u0302'],
+    ['a bidirectional override only', '\u202E'],
+  ])('refuses a first name of %s with 400, and creates nobody', async (_name, firstName) => {
+    const before = await server.database.db.selectFrom('users').select('id').execute();
+    const res = await register(firstName);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(res.body.error).toMatch(/^First name (needs at least one visible letter|is required)$/);
+    expect(await server.database.db.selectFrom('users').select('id').execute()).toHaveLength(
+      before.length,
+    );
+  });
+
+  it('refuses an invisible last name too', async () => {
+    const res = await register('Ada', '\u200B\u200B');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('Last name needs at least one visible letter');
+  });
+
+  it('stores names in NFC without bidirectional controls', async () => {
+    const res = await register('Rene\u0301e\u202E', '\u2066Love\u2069lace\u200F');
+    expect(res.status).toBe(201);
+    expect(res.body.firstName).toBe('Ren\u00e9e');
+    expect(res.body.lastName).toBe('Lovelace');
+    const row = await server.database.db
+      .selectFrom('users')
+      .select(['firstName', 'lastName'])
+      .where('id', '=', res.body.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ firstName: 'Ren\u00e9e', lastName: 'Lovelace' });
+  });
+});
+
 describe('login and logout', () => {
   it('signs in with the right password and out again, ending the session on the server', async () => {
     const a = await makeUser(server);

@@ -280,6 +280,26 @@ describe('PUT /api/profile/update', () => {
     expect((await a.client.get('/api/user')).body).toMatchObject(body);
   });
 
+  it('strips bidirectional controls from a handle and stores texts in NFC', async () => {
+    const a = await makeUser(server);
+    const handle = freshHandle('bidi');
+    const res = await a.client.put('/api/profile/update', {
+      handle: `\u202E${handle}\u2066`,
+      bio: 'cafe\u0301',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.handle).toBe(handle);
+    expect(res.body.bio).toBe('caf\u00e9');
+    // Setup takes the same rule.
+    const b = await makeUser(server);
+    const other = freshHandle('bidi2');
+    const done = await b.client.post('/api/user/complete-onboarding', {
+      handle: `${other.slice(0, 2)}\u200F${other.slice(2)}`,
+    });
+    expect(done.status).toBe(200);
+    expect(done.body.handle).toBe(other);
+  });
+
   it('clears a field with an empty string and leaves absent fields alone', async () => {
     const a = await makeUser(server);
     await a.client.put('/api/profile/update', {

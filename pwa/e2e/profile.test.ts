@@ -7,7 +7,7 @@ import { AnchorDialogModel } from './pages/anchor-dialog';
 import { PrivacyPage } from './pages/privacy-page';
 import { ProfilePage } from './pages/profile-page';
 import { seriousA11yProblems } from './support/axe';
-import { artifact, outboxEmpty } from './support/browser';
+import { artifact, outboxEmpty, watchPhotoTraffic } from './support/browser';
 import { befriend, call, pageAs, person, ping, selfRecord, type Person } from './support/people';
 
 /** A PNG of the given size drawn by the browser itself (no image library on the Node side). */
@@ -43,6 +43,7 @@ describe('own profile', () => {
   it('simple view: photo upload and removal, tagline edit; a handle and bio turn it extended', async () => {
     const ada = await person('Ada');
     const { page, profile } = await openAs(ada);
+    const photoTraffic = watchPhotoTraffic(page);
 
     await profile.name('Ada Tester').waitFor();
     await page.getByText(ada.email).waitFor();
@@ -84,6 +85,9 @@ describe('own profile', () => {
       buffer: await generatedPng(page, 1200, 600),
     });
     await profile.toast('Your new photo is on your profile.').waitFor();
+    // Sent as a JPEG file to its own route, never as a data URL inside JSON.
+    expect(photoTraffic.uploads).toEqual(['image/jpeg']);
+    expect(photoTraffic.inlineImages()).toBe(0);
     const stored = (await me(ada)).profileImageUrl as string;
     expect(stored).toMatch(/^\/uploads\/[\w-]+\.jpg$/);
     const img = page.locator(`img.avatar[src="${stored}"]`);

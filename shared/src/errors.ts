@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'token_invalid',
   'token_expired',
   'not_configured',
+  /** Too many large uploads at once on this server: 503 with Retry-After, worth a retry. */
+  'server_busy',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -92,6 +92,7 @@ const EnvSchema = z.object({
   REPORT_WINDOW_MINUTES: minutes(60),
   WS_MAX_MESSAGES: count(20),
   WS_MESSAGE_WINDOW_SECONDS: z.coerce.number().positive().default(10),
+  UPLOAD_MAX_CONCURRENT: count(4),
 });
 
 /** A fixed-window rate limit: at most `max` attempts per `windowMs`. */
@@ -147,6 +148,8 @@ export interface Config {
   rateLimits: RateLimits;
   /** Per /ws socket: at most `max` messages per `windowMs`, else close 1008. */
   wsMessageLimit: RateLimit;
+  /** Photo uploads handled at once; more are answered 503 with Retry-After. */
+  uploadMaxConcurrent: number;
 }
 
 /** Reads the environment (or the given record), creating DATA_DIR and its secrets on first start. */
@@ -218,6 +221,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       reportPerUser: limit(e.REPORT_MAX_PER_USER, e.REPORT_WINDOW_MINUTES),
     },
     wsMessageLimit: { max: e.WS_MAX_MESSAGES, windowMs: e.WS_MESSAGE_WINDOW_SECONDS * 1000 },
+    uploadMaxConcurrent: e.UPLOAD_MAX_CONCURRENT,
   };
 }
 

@@ -34,3 +34,9 @@ export const tooMany = (message: string, retryAfterSeconds: number) =>
     'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
 export const payloadTooLarge = (message: string) => new AppError(413, 'payload_too_large', message);
+export const serverBusy = (message: string, retryAfterSeconds: number) =>
+  new AppError(503, 'server_busy', message, undefined, {
+    'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
+export const unsupportedMediaType = (message: string) =>
+  new AppError(415, 'unsupported_media_type', message);

@@ -26,7 +26,14 @@ import { conflict, notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
 import { isUniqueViolation, mutate, type Trx } from '../middleware/idempotency';
 import { input, validate } from '../middleware/validate';
-import { deleteStoredImage, saveImageDataUrl, type StoredImage } from '../services/images';
+import {
+  deleteStoredImage,
+  IMAGE_TOO_LARGE,
+  MAX_IMAGE_BYTES,
+  saveImage,
+  type StoredImage,
+} from '../services/images';
+import { uploadBody } from '../middleware/upload';
 
 export const HANDLE_TAKEN = 'Username not available';
 
@@ -80,22 +87,22 @@ export function profileRoutes(deps: AppDeps): Router {
 
   /**
    * Applies a change to the signed-in person inside one transaction (with its idempotency
-   * record and change-log rows) and answers the updated SelfUser. `image` is the photo field as
-   * sent: undefined leaves the photo, '' removes it, a data URL replaces it. The new file is
-   * written before the transaction and removed again if it does not commit; the old file is
-   * deleted once the change has committed.
+   * record and change-log rows) and answers the updated SelfUser. `image`: undefined leaves the
+   * photo, '' removes it, bytes (an upload) replace it. The new file is written before the
+   * transaction and removed again if it does not commit; the old file is deleted once the change
+   * has committed.
    */
   async function changeSelf(
     ctx: Context,
     patch: UserUpdate,
-    opts: { image?: string; friendsSee: boolean },
+    opts: { image?: '' | Buffer; friendsSee: boolean },
   ): Promise<void> {
     const me = currentUser(ctx);
     let stored: StoredImage | undefined;
     if (opts.image !== undefined) {
       if (opts.image === '') patch.profileImageUrl = null;
       else {
-        stored = await saveImageDataUrl(config.uploadsDir, opts.image);
+        stored = await saveImage(config.uploadsDir, opts.image);
         patch.profileImageUrl = stored.url;
       }
     }
@@ -209,6 +216,24 @@ export function profileRoutes(deps: AppDeps): Router {
       }
       if (body.rateLimitPerDay !== undefined) patch.rateLimitPerDay = body.rateLimitPerDay;
       await changeSelf(ctx, patch, { image: body.profileImageUrl, friendsSee: true });
+    },
+  );
+
+  /**
+   * A new profile photo: the file itself as the body (any image Content-Type; the bytes decide),
+   * read only for a signed-in person, within MAX_IMAGE_BYTES and a cap on uploads at once
+   * (middleware/upload.ts). Answers the updated SelfUser, like PUT /api/profile/update.
+   */
+  router.put(
+    '/profile/photo',
+    requireUser(db),
+    uploadBody({
+      limit: MAX_IMAGE_BYTES,
+      maxConcurrent: config.uploadMaxConcurrent,
+      tooLargeMessage: IMAGE_TOO_LARGE,
+    }),
+    async (ctx) => {
+      await changeSelf(ctx, {}, { image: ctx.state.upload as Buffer, friendsSee: true });
     },
   );
 

@@ -78,8 +78,8 @@ export function pushRoutes({ db, config }: AppDeps): Router {
 
   router.delete(
     '/subscribe',
-    deleteBody,
     signedIn,
+    deleteBody,
     validate({ body: PushUnsubscribeBody }),
     async (ctx) => {
       const { body } = input<PushUnsubscribeBody>(ctx);

@@ -1,8 +1,8 @@
 /**
- * Profile photos. The PWA sends a data URL (`data:image/...;base64,...`); the server decodes it,
- * decides the real type from the first bytes (never from the declared type), enforces the size
- * limit on the decoded bytes, and stores the file as `<uuid>.<ext>` in the uploads directory,
- * which middleware/static.ts serves at `/uploads/<file>`.
+ * Profile photos. The PWA uploads the file itself to PUT /api/profile/photo (read by
+ * middleware/upload.ts within MAX_IMAGE_BYTES); the server decides the real type from the first
+ * bytes (never from the declared type) and stores the file as `<uuid>.<ext>` in the uploads
+ * directory, which middleware/static.ts serves at `/uploads/<file>`.
  *
  * Order of work around a database change (see routes/profile.ts): the file is written before
  * the transaction; if the transaction fails the new file is deleted; once it has committed the
@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LIMITS } from '@pingme/shared';
-import { badRequest, payloadTooLarge } from '../errors';
+import { badRequest } from '../errors';
 
 export type ImageExt = 'jpg' | 'png' | 'gif' | 'webp';
 
@@ -28,8 +28,6 @@ export const UPLOADS_URL_PREFIX = '/uploads/';
 
 export const IMAGE_TOO_LARGE = 'File too large - Please select an image smaller than 5MB';
 export const NOT_AN_IMAGE = 'Please choose an image file (JPG, PNG, GIF).';
-export const BAD_IMAGE_DATA =
-  'The image data could not be read (it is not valid base64). Please choose the image again.';
 
 /** The file names this module writes, and the only ones it will ever delete. */
 const STORED_NAME = /^[0-9a-f-]{36}\.(jpg|png|gif|webp)$/;
@@ -47,26 +45,8 @@ export function detectImageType(buf: Uint8Array): ImageExt | null {
   return null;
 }
 
-const DATA_URL = /^data:image\/[a-z0-9.+-]*((?:;[a-z0-9=._+-]+)*);base64,/i;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/**
- * Decodes and checks a data URL. Throws 400 for anything that is not base64 image data of a
- * supported type, 413 when the decoded bytes exceed 5 MB.
- */
-export function decodeImageDataUrl(dataUrl: string): { bytes: Buffer; ext: ImageExt } {
-  const head = DATA_URL.exec(dataUrl);
-  if (!head) throw badRequest(NOT_AN_IMAGE);
-  const b64 = dataUrl.slice(head[0].length).replace(/\s+/g, '');
-  if (b64.length === 0) throw badRequest(NOT_AN_IMAGE);
-  if (b64.length % 4 === 1 || !BASE64.test(b64) || (b64.includes('=') && b64.length % 4 !== 0)) {
-    throw badRequest(BAD_IMAGE_DATA);
-  }
-  // Refuse before decoding: the decoded size follows from the text's length.
-  const padding = b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0;
-  const decodedSize = Math.floor((b64.length * 3) / 4) - padding;
-  if (decodedSize > MAX_IMAGE_BYTES) throw payloadTooLarge(IMAGE_TOO_LARGE);
-  const bytes = Buffer.from(b64, 'base64');
+/** Checks uploaded bytes: 400 for anything that is not a JPEG, PNG, GIF or WebP. */
+export function checkImageBytes(bytes: Buffer): { bytes: Buffer; ext: ImageExt } {
   const ext = detectImageType(bytes);
   if (!ext) throw badRequest(NOT_AN_IMAGE);
   return { bytes, ext };
@@ -89,9 +69,9 @@ export async function storeImage(
   return { fileName, url: UPLOADS_URL_PREFIX + fileName, filePath };
 }
 
-/** Decodes, checks and stores a data URL in one step. */
-export async function saveImageDataUrl(uploadsDir: string, dataUrl: string): Promise<StoredImage> {
-  return storeImage(uploadsDir, decodeImageDataUrl(dataUrl));
+/** Checks and stores uploaded bytes in one step. */
+export async function saveImage(uploadsDir: string, bytes: Buffer): Promise<StoredImage> {
+  return storeImage(uploadsDir, checkImageBytes(bytes));
 }
 
 /**

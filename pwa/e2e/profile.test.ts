@@ -78,7 +78,8 @@ describe('own profile', () => {
     await outboxEmpty(page);
     await expect.poll(async () => (await me(ada)).tagline).toBe('Coffee first');
 
-    // Photo: a 1200×600 PNG goes through the pipeline (800 px JPEG) and is served from /uploads.
+    // Photo: a 1200×600 PNG goes through the pipeline (800 px JPEG); the server keeps it as a
+    // 264 px square WebP and a 96 px copy, which this 88 px avatar on a 1x screen shows.
     await profile.uploadPhoto({
       name: 'me.png',
       mimeType: 'image/png',
@@ -89,12 +90,19 @@ describe('own profile', () => {
     expect(photoTraffic.uploads).toEqual(['image/jpeg']);
     expect(photoTraffic.inlineImages()).toBe(0);
     const stored = (await me(ada)).profileImageUrl as string;
-    expect(stored).toMatch(/^\/uploads\/[\w-]+\.jpg$/);
+    expect(stored).toMatch(/^\/uploads\/[\w-]+\.webp$/);
     const img = page.locator(`img.avatar[src="${stored}"]`);
     await img.waitFor();
     await expect
-      .poll(() => img.evaluate((el: HTMLImageElement) => [el.naturalWidth, el.naturalHeight]))
-      .toEqual([800, 400]);
+      .poll(() =>
+        img.evaluate((el: HTMLImageElement) => [
+          new URL(el.currentSrc).pathname,
+          el.naturalWidth,
+          el.naturalHeight,
+        ]),
+      )
+      // The natural size of a srcset candidate is scaled to its `sizes` (96w drawn at 88 px).
+      .toEqual([stored.replace('.webp', '-96.webp'), 88, 88]);
     await page.screenshot({ path: artifact('profile-simple-photo.png'), fullPage: true });
 
     // A file that is not an image is refused before anything is sent.

@@ -145,7 +145,7 @@ describe('onboarding setup', () => {
       onboardingCompleted: true,
       onboardingStep: 0,
     });
-    expect(me.profileImageUrl).toMatch(/^\/uploads\/.+\.jpg$/);
+    expect(me.profileImageUrl).toMatch(/^\/uploads\/.+\.webp$/);
     // The photo went up as a file of its own route, not inside the setup's JSON.
     expect(photoTraffic.uploads).toEqual(['image/jpeg']);
     expect(photoTraffic.inlineImages()).toBe(0);

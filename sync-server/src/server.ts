@@ -10,6 +10,7 @@ import { RealtimeHub } from './realtime/hub';
 import { PushNotifier } from './push/notifier';
 import { pruneChangeLog } from './sync/pull';
 import { revokeUnprovenListedAdmins } from './db/users';
+import { reencodeStoredPhotos } from './services/images';
 
 /** How often old change-log rows are pruned (docs/sync.md, "Change log"). */
 const PRUNE_EVERY_MS = 6 * 3600_000;
@@ -35,6 +36,12 @@ export async function startServer(
   for (const email of await revokeUnprovenListedAdmins(database.db, config.adminEmails)) {
     console.warn(
       `${email} is in ADMIN_EMAILS but was never verified: its admin rights are revoked until it is.`,
+    );
+  }
+  const photos = await reencodeStoredPhotos(config.uploadsDir);
+  if (photos.reencoded || photos.setAside) {
+    console.log(
+      `Stored photos re-encoded without metadata: ${photos.reencoded}; unreadable, no longer served: ${photos.setAside}`,
     );
   }
   const mailer = opts.mailer ?? createMailer(config);

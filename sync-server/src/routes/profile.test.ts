@@ -1,7 +1,8 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { PHOTO_REMOVAL_ONLY, isValidUsername } from '@pingme/shared';
+import { PHOTO_REMOVAL_ONLY, isValidUsername, smallPhotoUrl } from '@pingme/shared';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   makeFriends,
@@ -10,6 +11,7 @@ import {
   type MadeUser,
   type TestServer,
 } from '../../test/harness';
+import { gpsOf, phonePhoto, polyglot, SCRIPT } from '../../test/photos';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -442,17 +444,62 @@ describe('PUT /api/profile/update', () => {
 });
 
 describe('PUT /api/profile/photo', () => {
-  it('stores a PNG declared as image/jpeg as .png and serves it as image/png', async () => {
+  it('re-encodes any image (a PNG declared as image/jpeg) to square WebP at 264 and 96 px', async () => {
     const a = await makeUser(server);
     const res = await uploadPhoto(a, PNG, 'image/jpeg');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: a.id, email: a.email });
     const url: string = res.body.profileImageUrl;
-    expect(url).toMatch(/^\/uploads\/[0-9a-f-]{36}\.png$/);
-    const served = await fetch(server.url + url);
-    expect(served.status).toBe(200);
-    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(url).toMatch(/^\/uploads\/[0-9a-f-]{36}\.webp$/);
+    for (const [served, px] of [
+      [url, 264],
+      [smallPhotoUrl(url)!, 96],
+    ] as const) {
+      const got = await fetch(server.url + served);
+      expect(got.status).toBe(200);
+      expect(got.headers.get('content-type')).toBe('image/webp');
+      const meta = await sharp(Buffer.from(await got.arrayBuffer())).metadata();
+      expect(meta).toMatchObject({ format: 'webp', width: px, height: px });
+    }
     expect((await a.client.get('/api/user')).body.profileImageUrl).toBe(url);
+  });
+
+  it('serves a phone photo back without its EXIF GPS position (or any metadata)', async () => {
+    const a = await makeUser(server);
+    const photo = await phonePhoto();
+    expect(await gpsOf(photo)).toMatchObject({ GPSLatitudeRef: 'N' });
+    const res = await uploadPhoto(a, photo, 'image/jpeg');
+    expect(res.status).toBe(200);
+    for (const served of [res.body.profileImageUrl, smallPhotoUrl(res.body.profileImageUrl)!]) {
+      const bytes = Buffer.from(await (await fetch(server.url + served)).arrayBuffer());
+      expect(await gpsOf(bytes)).toBeUndefined();
+      expect((await sharp(bytes).metadata()).exif).toBeUndefined();
+    }
+  });
+
+  it('never serves back a script appended after a valid image (polyglot)', async () => {
+    const a = await makeUser(server);
+    const res = await uploadPhoto(a, polyglot(await phonePhoto(300, 300)), 'image/jpeg');
+    expect(res.status).toBe(200);
+    for (const served of [res.body.profileImageUrl, smallPhotoUrl(res.body.profileImageUrl)!]) {
+      const bytes = Buffer.from(await (await fetch(server.url + served)).arrayBuffer());
+      expect(bytes.includes('<script')).toBe(false);
+      expect(bytes.includes(SCRIPT)).toBe(false);
+    }
+    const onDisk = uploads().map((f) => readFileSync(path.join(server.config.uploadsDir, f)));
+    expect(onDisk.some((b) => b.includes(SCRIPT))).toBe(false);
+  });
+
+  it('refuses an image that cannot be decoded behind its magic bytes (400), storing nothing', async () => {
+    const a = await makeUser(server);
+    const before = uploads();
+    const res = await uploadPhoto(a, JPEG, 'image/jpeg');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: 'That image could not be read. Please choose another JPG, PNG or GIF.',
+      code: 'validation_failed',
+    });
+    expect(uploads()).toEqual(before);
   });
 
   it('refuses a text file declared as image/png and stores nothing', async () => {
@@ -501,13 +548,17 @@ describe('PUT /api/profile/photo', () => {
   it('deletes the old file when the photo is replaced, and sets null when removed', async () => {
     const a = await makeUser(server);
     const first = (await uploadPhoto(a, PNG)).body.profileImageUrl as string;
-    const firstFile = path.join(server.config.uploadsDir, path.basename(first));
-    expect(existsSync(firstFile)).toBe(true);
-    const second = (await uploadPhoto(a, JPEG, 'image/jpeg')).body.profileImageUrl as string;
+    const firstFiles = [first, smallPhotoUrl(first)!].map((u) =>
+      path.join(server.config.uploadsDir, path.basename(u)),
+    );
+    expect(firstFiles.every((f) => existsSync(f))).toBe(true);
+    const jpeg = await phonePhoto(200, 200);
+    const second = (await uploadPhoto(a, jpeg, 'image/jpeg')).body.profileImageUrl as string;
     expect(second).not.toBe(first);
-    expect(existsSync(firstFile)).toBe(false);
+    expect(firstFiles.some((f) => existsSync(f))).toBe(false);
     expect((await fetch(server.url + first)).status).not.toBe(200);
     const secondFile = path.join(server.config.uploadsDir, path.basename(second));
+    const secondSmall = path.join(server.config.uploadsDir, path.basename(smallPhotoUrl(second)!));
     expect(existsSync(secondFile)).toBe(true);
 
     // Other edits leave the photo alone.
@@ -519,6 +570,7 @@ describe('PUT /api/profile/photo', () => {
     expect(removed.status).toBe(200);
     expect(removed.body.profileImageUrl).toBeNull();
     expect(existsSync(secondFile)).toBe(false);
+    expect(existsSync(secondSmall)).toBe(false);
     expect((await a.client.get('/api/user')).body.profileImageUrl).toBeNull();
   });
 

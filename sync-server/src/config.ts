@@ -59,9 +59,14 @@ const EnvSchema = z.object({
   OIDC_CLIENT_SECRET: z.string().optional(),
   RESET_TOKEN_TTL_MINUTES: z.coerce.number().positive().default(60),
   VERIFY_TOKEN_TTL_HOURS: z.coerce.number().positive().default(48),
-  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
-  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(20),
-  LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  // Sign-in throttling: growing delays, never a lockout (docs/security.md, "Sign-in throttling").
+  LOGIN_FREE_FAILURES: count(3),
+  LOGIN_FIRST_DELAY_SECONDS: z.coerce.number().positive().default(1),
+  LOGIN_MAX_DELAY_MINUTES: minutes(15),
+  LOGIN_ACCOUNT_FREE_FAILURES: count(10),
+  LOGIN_IP_FREE_FAILURES: count(50),
+  LOGIN_SHARED_MAX_DELAY_SECONDS: z.coerce.number().positive().default(60),
+  LOGIN_FORGET_HOURS: z.coerce.number().positive().default(24),
   LOG_REQUESTS: bool.default(false),
   VAPID_PUBLIC_KEY: z.string().min(1).optional(),
   VAPID_PRIVATE_KEY: z.string().min(1).optional(),
@@ -77,11 +82,13 @@ const EnvSchema = z.object({
   SESSION_IDLE_DAYS: z.coerce.number().positive().default(14),
   SIGNUP_MAX_PER_IP: count(10),
   SIGNUP_WINDOW_MINUTES: minutes(60),
-  RESET_MAX_PER_EMAIL: count(5),
+  RESET_MAX_PER_EMAIL_PER_IP: count(5),
   RESET_MAX_PER_IP: count(20),
+  RESET_MAILS_PER_EMAIL: count(10),
   RESET_WINDOW_MINUTES: minutes(60),
-  VERIFY_RESEND_MAX_PER_EMAIL: count(5),
+  VERIFY_RESEND_MAX_PER_EMAIL_PER_IP: count(5),
   VERIFY_RESEND_MAX_PER_IP: count(20),
+  VERIFY_RESEND_MAILS_PER_EMAIL: count(10),
   VERIFY_RESEND_WINDOW_MINUTES: minutes(60),
   SEARCH_MAX_PER_USER: count(60),
   SEARCH_WINDOW_MINUTES: minutes(1),
@@ -104,14 +111,36 @@ export interface RateLimit {
 /** Every throttle besides sign-in failures (loginThrottle), by what it protects. */
 export interface RateLimits {
   signupPerIp: RateLimit;
-  resetPerEmail: RateLimit;
+  /** Requests for one e-mail from one address: 429 to that address only. */
+  resetPerEmailPerIp: RateLimit;
   resetPerIp: RateLimit;
-  verifyResendPerEmail: RateLimit;
+  /** Mails one e-mail receives, whoever asks: beyond, the same answer and no mail. */
+  resetMailsPerEmail: RateLimit;
+  verifyResendPerEmailPerIp: RateLimit;
   verifyResendPerIp: RateLimit;
+  verifyResendMailsPerEmail: RateLimit;
   searchPerUser: RateLimit;
   inviteCheckPerUser: RateLimit;
   inviteUsePerUser: RateLimit;
   reportPerUser: RateLimit;
+}
+
+/**
+ * Growing delays for wrong passwords (services/sign-in-throttle.ts): after `freeFailures` the
+ * next try must wait `firstDelayMs` (1 s), then twice that, and so on up to a cap. Counted per account and client address
+ * pair (or per account and known device), and, for devices an account does not know, per
+ * account and per address with a short cap.
+ */
+export interface LoginThrottle {
+  freeFailures: number;
+  /** The first wait; each later one doubles it. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+  accountFreeFailures: number;
+  ipFreeFailures: number;
+  sharedMaxDelayMs: number;
+  /** A count with no failure for this long starts again. */
+  forgetMs: number;
 }
 
 export interface Config {
@@ -138,7 +167,7 @@ export interface Config {
   oidc: { issuer: string; clientId: string; clientSecret: string | undefined } | undefined;
   resetTokenTtlMs: number;
   verifyTokenTtlMs: number;
-  loginThrottle: { perAccount: number; perIp: number; windowMs: number };
+  loginThrottle: LoginThrottle;
   logRequests: boolean;
   vapid: { publicKey: string; privateKey: string; subject: string };
   push: { timeoutMs: number; allowHttpEndpoints: boolean };
@@ -195,9 +224,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     resetTokenTtlMs: e.RESET_TOKEN_TTL_MINUTES * 60_000,
     verifyTokenTtlMs: e.VERIFY_TOKEN_TTL_HOURS * 3600_000,
     loginThrottle: {
-      perAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
-      perIp: e.LOGIN_MAX_FAILURES_PER_IP,
-      windowMs: e.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
+      freeFailures: e.LOGIN_FREE_FAILURES,
+      firstDelayMs: e.LOGIN_FIRST_DELAY_SECONDS * 1000,
+      maxDelayMs: e.LOGIN_MAX_DELAY_MINUTES * 60_000,
+      accountFreeFailures: e.LOGIN_ACCOUNT_FREE_FAILURES,
+      ipFreeFailures: e.LOGIN_IP_FREE_FAILURES,
+      sharedMaxDelayMs: e.LOGIN_SHARED_MAX_DELAY_SECONDS * 1000,
+      forgetMs: e.LOGIN_FORGET_HOURS * 3600_000,
     },
     logRequests: e.LOG_REQUESTS,
     vapid: {
@@ -211,10 +244,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionIdleMs: e.SESSION_IDLE_DAYS * 24 * 3600_000,
     rateLimits: {
       signupPerIp: limit(e.SIGNUP_MAX_PER_IP, e.SIGNUP_WINDOW_MINUTES),
-      resetPerEmail: limit(e.RESET_MAX_PER_EMAIL, e.RESET_WINDOW_MINUTES),
+      resetPerEmailPerIp: limit(e.RESET_MAX_PER_EMAIL_PER_IP, e.RESET_WINDOW_MINUTES),
       resetPerIp: limit(e.RESET_MAX_PER_IP, e.RESET_WINDOW_MINUTES),
-      verifyResendPerEmail: limit(e.VERIFY_RESEND_MAX_PER_EMAIL, e.VERIFY_RESEND_WINDOW_MINUTES),
+      resetMailsPerEmail: limit(e.RESET_MAILS_PER_EMAIL, e.RESET_WINDOW_MINUTES),
+      verifyResendPerEmailPerIp: limit(
+        e.VERIFY_RESEND_MAX_PER_EMAIL_PER_IP,
+        e.VERIFY_RESEND_WINDOW_MINUTES,
+      ),
       verifyResendPerIp: limit(e.VERIFY_RESEND_MAX_PER_IP, e.VERIFY_RESEND_WINDOW_MINUTES),
+      verifyResendMailsPerEmail: limit(
+        e.VERIFY_RESEND_MAILS_PER_EMAIL,
+        e.VERIFY_RESEND_WINDOW_MINUTES,
+      ),
       searchPerUser: limit(e.SEARCH_MAX_PER_USER, e.SEARCH_WINDOW_MINUTES),
       inviteCheckPerUser: limit(e.INVITE_CHECK_MAX_PER_USER, e.INVITE_WINDOW_MINUTES),
       inviteUsePerUser: limit(e.INVITE_USE_MAX_PER_USER, e.INVITE_WINDOW_MINUTES),

@@ -22,7 +22,7 @@ import {
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '3' });
+  server = await startTestServer({ LOGIN_FREE_FAILURES: '2', LOGIN_FIRST_DELAY_SECONDS: '60' });
 });
 afterAll(() => server.stop());
 

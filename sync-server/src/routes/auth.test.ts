@@ -4,8 +4,8 @@ import { makeUser, startTestServer, type TestServer } from '../../test/harness';
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({
-    LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
-    LOGIN_MAX_FAILURES_PER_IP: '1000',
+    LOGIN_FREE_FAILURES: '2',
+    LOGIN_FIRST_DELAY_SECONDS: '60',
   });
 });
 afterAll(() => server.stop());

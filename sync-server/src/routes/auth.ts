@@ -16,16 +16,22 @@ import {
 import type { z } from 'zod';
 import type { AppDeps } from '../app';
 import { nowIso } from '../db/connection';
-import { clearBucket, hitBucket, readBucket } from '../db/rate-limits';
 import { destroyUserSessions } from '../db/sessions';
 import { findUserByEmail, findUserById, toSelf, updateUser } from '../db/users';
-import { AppError, conflict, tooMany } from '../errors';
+import { AppError, conflict } from '../errors';
 import { currentUser, requireUser, sessionUserId } from '../middleware/auth';
 import { mutate } from '../middleware/idempotency';
 import { input, validate } from '../middleware/validate';
 import { applyListedAdmin, createUser, signIn, signOut } from '../services/accounts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../services/passwords';
-import { buckets, throttle } from '../services/rate-limits';
+import { buckets, throttle, withinLimit } from '../services/rate-limits';
+import {
+  attemptFailed,
+  attemptOf,
+  attemptSucceeded,
+  beginAttempt,
+  rememberDevice,
+} from '../services/sign-in-throttle';
 import { issueToken, redeemToken } from '../services/tokens';
 
 export function authRoutes({ db, config, mailer }: AppDeps): Router {
@@ -68,6 +74,7 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
       return { status: 201, body: toSelf(u) };
     });
     await signIn(ctx, user.id, config.sessionMaxAgeMs);
+    rememberDevice(ctx, config, user.id);
     sendVerification(user.id, user.email ?? body.email, user.firstName).catch((err: unknown) =>
       console.error('verification mail failed', err),
     );
@@ -75,34 +82,22 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
 
   router.post('/login', validate({ body: LoginBody }), async (ctx) => {
     const { body } = input<z.infer<typeof LoginBody>>(ctx);
-    const { perAccount, perIp, windowMs } = config.loginThrottle;
-    const acctBucket = `login:account:${body.email}`;
-    const ipBucket = `login:ip:${ctx.ip}`;
-    for (const [bucket, limit] of [
-      [acctBucket, perAccount],
-      [ipBucket, perIp],
-    ] as const) {
-      const b = await readBucket(db, bucket);
-      if (b.count >= limit) {
-        const wait = (b.resetAt - Date.now()) / 1000;
-        throw tooMany(
-          `Too many failed sign-in attempts. Please wait ${Math.max(1, Math.ceil(wait / 60))} minute(s) and try again.`,
-          wait,
-        );
-      }
-    }
+    const limits = config.loginThrottle;
     const user = await findUserByEmail(db, body.email);
+    // Slowed per client, never locked for everyone (services/sign-in-throttle.ts).
+    const attempt = attemptOf(ctx, limits, body.email, user?.id);
+    await beginAttempt(db, limits, attempt, 'Too many failed sign-in attempts');
     const ok = user?.passwordHash
       ? await verifyPassword(body.password, user.passwordHash)
       : (await burnPasswordCheck(body.password), false);
     if (!user || !ok) {
-      await hitBucket(db, acctBucket, windowMs);
-      await hitBucket(db, ipBucket, windowMs);
+      await attemptFailed(db, limits, attempt);
       throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
     }
-    await clearBucket(db, acctBucket);
+    await attemptSucceeded(db, attempt);
     const fresh = await applyListedAdmin(db, config, user);
     await signIn(ctx, fresh.id, config.sessionMaxAgeMs);
+    rememberDevice(ctx, config, fresh.id);
     ctx.body = toSelf(fresh) satisfies SelfUser;
   });
 
@@ -144,11 +139,17 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
 
   router.post('/forgot-password', validate({ body: ForgotPasswordBody }), async (ctx) => {
     const { body } = input<z.infer<typeof ForgotPasswordBody>>(ctx);
-    // Counted for every address, known or not, so a 429 reveals nothing about accounts.
+    // Counted for every address, known or not, so a 429 reveals nothing about accounts; refused
+    // per e-mail only for the address that asked, so a stranger's requests block only the
+    // stranger (docs/security.md, "Password reset and verification requests").
+    const limits = config.rateLimits;
     const what = 'Too many password reset requests';
-    await throttle(db, buckets.resetIp(ctx.ip), config.rateLimits.resetPerIp, what);
-    await throttle(db, buckets.resetEmail(body.email), config.rateLimits.resetPerEmail, what);
-    const user = await findUserByEmail(db, body.email);
+    await throttle(db, buckets.resetIp(ctx.ip), limits.resetPerIp, what);
+    await throttle(db, buckets.resetPair(body.email, ctx.ip), limits.resetPerEmailPerIp, what);
+    // Past the mails one address may receive, the answer is the same and nothing is sent: the
+    // links already sent still work.
+    const mail = await withinLimit(db, buckets.resetMails(body.email), limits.resetMailsPerEmail);
+    const user = mail ? await findUserByEmail(db, body.email) : undefined;
     // The same answer for every address, known or not, and never the link itself: whoever asks
     // is not necessarily the owner (docs/security.md, "Reset and verification links").
     const response: ForgotPasswordResponse = {
@@ -220,15 +221,22 @@ export function authRoutes({ db, config, mailer }: AppDeps): Router {
 
   router.post('/resend-verification', validate({ body: ResendVerificationBody }), async (ctx) => {
     const { body } = input<z.infer<typeof ResendVerificationBody>>(ctx);
+    // The same shape as the reset requests above.
+    const limits = config.rateLimits;
     const what = 'Too many verification e-mails requested';
-    await throttle(db, buckets.verifyIp(ctx.ip), config.rateLimits.verifyResendPerIp, what);
+    await throttle(db, buckets.verifyIp(ctx.ip), limits.verifyResendPerIp, what);
     await throttle(
       db,
-      buckets.verifyEmail(body.email),
-      config.rateLimits.verifyResendPerEmail,
+      buckets.verifyPair(body.email, ctx.ip),
+      limits.verifyResendPerEmailPerIp,
       what,
     );
-    const user = await findUserByEmail(db, body.email);
+    const mail = await withinLimit(
+      db,
+      buckets.verifyMails(body.email),
+      limits.verifyResendMailsPerEmail,
+    );
+    const user = mail ? await findUserByEmail(db, body.email) : undefined;
     // Not awaited, for the same reasons as the reset mail.
     if (user && user.emailVerified !== 1) {
       sendVerification(user.id, user.email, user.firstName).catch((err: unknown) =>

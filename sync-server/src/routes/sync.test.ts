@@ -19,7 +19,8 @@ import { logBounds, pruneChangeLog } from '../sync/pull';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  // A minute's wait after the free wrong passwords, so a throttled sign-in stays throttled.
+  server = await startTestServer({ LOGIN_FIRST_DELAY_SECONDS: '60' });
 });
 afterAll(() => server.stop());
 
@@ -352,9 +353,9 @@ describe('POST /api/sync/batch', () => {
     const a = await makeUser(server);
     const b = await makeUser(server);
     await makeFriends(a, b);
-    // Sign-in failures for A's e-mail reach the throttle: the next attempt is a transient 429.
+    // A's own device fails to sign in until it must wait: its next attempt is a transient 429.
     for (let i = 0; i < 5; i++) {
-      await server.client().post('/api/login', { email: a.email, password: 'wrong-password' });
+      await a.client.post('/api/login', { email: a.email, password: 'wrong-password' });
     }
     const ping = (n: number) => ({
       idempotencyKey: `transient-${n}-${a.id}`,

@@ -7,7 +7,7 @@ import { AnchorDialogModel } from './pages/anchor-dialog';
 import { PrivacyPage } from './pages/privacy-page';
 import { ProfilePage } from './pages/profile-page';
 import { seriousA11yProblems } from './support/axe';
-import { artifact, outboxEmpty } from './support/browser';
+import { artifact, outboxEmpty, watchPhotoTraffic } from './support/browser';
 import { befriend, call, pageAs, person, ping, selfRecord, type Person } from './support/people';
 
 /** A PNG of the given size drawn by the browser itself (no image library on the Node side). */
@@ -43,6 +43,7 @@ describe('own profile', () => {
   it('simple view: photo upload and removal, tagline edit; a handle and bio turn it extended', async () => {
     const ada = await person('Ada');
     const { page, profile } = await openAs(ada);
+    const photoTraffic = watchPhotoTraffic(page);
 
     await profile.name('Ada Tester').waitFor();
     await page.getByText(ada.email).waitFor();
@@ -77,20 +78,31 @@ describe('own profile', () => {
     await outboxEmpty(page);
     await expect.poll(async () => (await me(ada)).tagline).toBe('Coffee first');
 
-    // Photo: a 1200×600 PNG goes through the pipeline (800 px JPEG) and is served from /uploads.
+    // Photo: a 1200×600 PNG goes through the pipeline (800 px JPEG); the server keeps it as a
+    // 264 px square WebP and a 96 px copy, which this 88 px avatar on a 1x screen shows.
     await profile.uploadPhoto({
       name: 'me.png',
       mimeType: 'image/png',
       buffer: await generatedPng(page, 1200, 600),
     });
     await profile.toast('Your new photo is on your profile.').waitFor();
+    // Sent as a JPEG file to its own route, never as a data URL inside JSON.
+    expect(photoTraffic.uploads).toEqual(['image/jpeg']);
+    expect(photoTraffic.inlineImages()).toBe(0);
     const stored = (await me(ada)).profileImageUrl as string;
-    expect(stored).toMatch(/^\/uploads\/[\w-]+\.jpg$/);
+    expect(stored).toMatch(/^\/uploads\/[\w-]+\.webp$/);
     const img = page.locator(`img.avatar[src="${stored}"]`);
     await img.waitFor();
     await expect
-      .poll(() => img.evaluate((el: HTMLImageElement) => [el.naturalWidth, el.naturalHeight]))
-      .toEqual([800, 400]);
+      .poll(() =>
+        img.evaluate((el: HTMLImageElement) => [
+          new URL(el.currentSrc).pathname,
+          el.naturalWidth,
+          el.naturalHeight,
+        ]),
+      )
+      // The natural size of a srcset candidate is scaled to its `sizes` (96w drawn at 88 px).
+      .toEqual([stored.replace('.webp', '-96.webp'), 88, 88]);
     await page.screenshot({ path: artifact('profile-simple-photo.png'), fullPage: true });
 
     // A file that is not an image is refused before anything is sent.

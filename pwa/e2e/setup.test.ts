@@ -10,7 +10,7 @@ import { HomePage } from './pages/home-page';
 import { SetupPage } from './pages/setup-page';
 import { TourPage } from './pages/tour-page';
 import { seriousA11yProblems } from './support/axe';
-import { artifact, newPage, uniqueEmail } from './support/browser';
+import { artifact, newPage, uniqueEmail, watchPhotoTraffic } from './support/browser';
 import {
   call,
   completeSetupByApi,
@@ -43,6 +43,7 @@ describe('onboarding setup', () => {
     const suggested = await person('Suggested', `Friend${unique()}`);
 
     const page = await newPage();
+    const photoTraffic = watchPhotoTraffic(page);
     const auth = new AuthPage(page);
     await auth.open();
     const email = uniqueEmail('setup');
@@ -144,7 +145,10 @@ describe('onboarding setup', () => {
       onboardingCompleted: true,
       onboardingStep: 0,
     });
-    expect(me.profileImageUrl).toMatch(/^\/uploads\/.+\.jpg$/);
+    expect(me.profileImageUrl).toMatch(/^\/uploads\/.+\.webp$/);
+    // The photo went up as a file of its own route, not inside the setup's JSON.
+    expect(photoTraffic.uploads).toEqual(['image/jpeg']);
+    expect(photoTraffic.inlineImages()).toBe(0);
     await page.waitForTimeout(300); // the dialog's entry animation
     await page.screenshot({ path: artifact('tour-1-welcome.png') });
     await expectNoA11yProblems(page);

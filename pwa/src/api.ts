@@ -88,6 +88,8 @@ function currentPath(): string | undefined {
 export interface RequestOptions<T> {
   /** JSON body; omitted for GET and for bodiless calls. */
   body?: unknown;
+  /** A file sent as the body itself, with its own type (a photo upload); instead of `body`. */
+  file?: Blob;
   /** The shared zod schema of the answer; without it the parsed JSON is returned as is. */
   schema?: z.ZodType<T>;
   idempotencyKey?: string;
@@ -104,7 +106,8 @@ export async function request<T = unknown>(
   opts: RequestOptions<T> = {},
 ): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (opts.file) headers['Content-Type'] = opts.file.type || 'application/octet-stream';
+  else if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   if (opts.idempotencyKey) headers['Idempotency-Key'] = opts.idempotencyKey;
 
   let res: Response;
@@ -113,7 +116,7 @@ export async function request<T = unknown>(
       method,
       credentials: 'include',
       headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      body: opts.file ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
       signal: opts.signal,
     });
   } catch (err) {
@@ -147,7 +150,7 @@ export async function request<T = unknown>(
   return parsed.data;
 }
 
-type Opts<T> = Omit<RequestOptions<T>, 'body'>;
+type Opts<T> = Omit<RequestOptions<T>, 'body' | 'file'>;
 
 export const api = {
   get: <T = unknown>(path: string, opts?: Opts<T>) => request<T>('GET', path, opts),
@@ -158,4 +161,7 @@ export const api = {
   patch: <T = unknown>(path: string, body?: unknown, opts?: Opts<T>) =>
     request<T>('PATCH', path, { ...opts, body: body ?? {} }),
   del: <T = unknown>(path: string, opts?: Opts<T>) => request<T>('DELETE', path, opts),
+  /** PUT of a file as the body (the photo upload route). */
+  upload: <T = unknown>(path: string, file: Blob, opts?: Opts<T>) =>
+    request<T>('PUT', path, { ...opts, file }),
 };

@@ -28,6 +28,18 @@ describe('form messages (spec section 5)', () => {
         password: 'secret1',
       }),
     ).toEqual({ firstName: 'First name is required', lastName: 'Last name is required' });
+    // The server's rule, shown before anything is sent: a name must be visible.
+    expect(
+      errorsOf(RegisterBody, {
+        firstName: '\u200B',
+        lastName: '\u0301',
+        email: 'a@b.co',
+        password: 'secret1',
+      }),
+    ).toEqual({
+      firstName: 'First name needs at least one visible letter',
+      lastName: 'Last name needs at least one visible letter',
+    });
   });
 
   it("new password: 'Passwords don't match' on the confirm field", () => {

@@ -25,6 +25,13 @@ export const LIMITS = {
   imageBytesSimple: 25 * 1024 * 1024,
   imageLongestSide: 800,
   imageJpegQuality: 0.8,
+  /**
+   * The square sizes (px) the server stores each uploaded photo at (docs/decisions.md): the
+   * largest avatar is 88 CSS px, drawn at up to 3 device pixels each (264); the 96 px copy serves
+   * the 32 and 44 px avatars on screens of up to 2 device pixels.
+   */
+  avatarPx: 264,
+  avatarSmallPx: 96,
   dailyPingLimitDefault: 50,
   dailyPingLimitMax: 1000,
   homeDefaultPrompts: 4,

@@ -53,3 +53,15 @@ function toMinutes(hhmm: string): number | null {
   const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(hhmm);
   return m ? Number(m[1]) * 60 + Number(m[2]) : null;
 }
+
+/** An uploaded photo's URL as the server stores it: `/uploads/<uuid>.<ext>`. */
+const UPLOADED_PHOTO = /^\/uploads\/([0-9a-f-]{36})\.(?:jpg|png|gif|webp)$/;
+
+/**
+ * The small copy (LIMITS.avatarSmallPx, WebP) the server keeps beside an uploaded photo,
+ * `/uploads/<uuid>-<px>.webp`; null for any other URL (an OpenID provider's avatar).
+ */
+export function smallPhotoUrl(url: string | null | undefined): string | null {
+  const m = url ? UPLOADED_PHOTO.exec(url) : null;
+  return m ? `/uploads/${m[1]}-${LIMITS.avatarSmallPx}.webp` : null;
+}

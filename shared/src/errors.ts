@@ -24,6 +24,8 @@ export const ERROR_CODES = [
   'not_configured',
   /** 503: not ready (database, migrations) or shutting down. */
   'unavailable',
+  /** Too many large uploads at once on this server: 503 with Retry-After, worth a retry. */
+  'server_busy',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

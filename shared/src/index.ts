@@ -17,3 +17,4 @@ export * from './energy';
 export * from './text';
 export * from './schemas/safety';
 export * from './mutations';
+export * from './unicode';

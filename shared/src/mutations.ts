@@ -233,15 +233,12 @@ export const MUTATIONS = {
     result: SelfUser,
     method: 'PUT',
     path: '/api/profile/update',
-    // A photo travels as a data URL.
-    maxBytes: 8 * 1024 * 1024,
   }),
   'onboarding.complete': spec({
     args: CompleteOnboardingBody,
     result: SelfUser,
     method: 'POST',
     path: '/api/user/complete-onboarding',
-    maxBytes: 8 * 1024 * 1024,
   }),
   'onboarding.step': spec({
     args: OnboardingBody,

@@ -3,7 +3,8 @@
  */
 import Koa from 'koa';
 import type { AppDeps } from './deps';
-import { jsonBody } from './middleware/body';
+import { jsonBody, leaveBodyUnread } from './middleware/body';
+import { sessionUserId } from './middleware/auth';
 import { compressJson } from './middleware/compress';
 import { sameOriginOnly } from './middleware/csrf';
 import { errorHandler } from './middleware/errors';
@@ -23,12 +24,20 @@ declare module 'koa' {
 }
 
 const KB = 1024;
-/** Body limits per route: photo uploads arrive as data URLs; everything else is small. */
-const BODY_LIMITS: [RegExp, number][] = [
-  [/^\/api\/(profile\/update|user\/complete-onboarding)$/, 8 * 1024 * KB],
-  [/^\/api\/sync\/batch$/, 2 * 1024 * KB],
-];
+/**
+ * JSON body limits per route: every JSON body is small (photos are files of their own route,
+ * PUT /api/profile/photo, middleware/upload.ts). The batch carries up to 512 KB of outbox
+ * entries (the PWA's MAX_BATCH_BYTES), or one entry of up to 64 KB, plus its envelope.
+ */
+const BODY_LIMITS: [RegExp, number][] = [[/^\/api\/sync\/batch\/?$/i, 1024 * KB]];
 const DEFAULT_BODY_LIMIT = 64 * KB;
+/**
+ * The only routes that read a JSON body from someone who is not signed in. Any other request
+ * without a signed-in session is answered (401 by requireUser, or 404) without its body being
+ * read: a stranger cannot make the server hold their bytes.
+ */
+const PUBLIC_BODY_PATHS =
+  /^\/api\/(register|login|logout|forgot-password|reset-password|resend-verification)\/?$/i;
 
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa({ proxy: deps.config.trustProxy });
@@ -52,11 +61,13 @@ export function createApp(deps: AppDeps): Koa {
   app.use(opsEndpoints(deps));
   // Before the body is read or the session loaded: a forged request changes nothing.
   app.use(sameOriginOnly(deps.config));
+  // The session before any body: who is asking decides whether a body is read at all.
+  app.use(sessionMiddleware(app, deps.db, deps.config));
   app.use((ctx, next) => {
+    if (!sessionUserId(ctx) && !PUBLIC_BODY_PATHS.test(ctx.path)) return leaveBodyUnread(ctx, next);
     const limit = BODY_LIMITS.find(([re]) => re.test(ctx.path))?.[1] ?? DEFAULT_BODY_LIMIT;
     return parserFor(limit)(ctx, next);
   });
-  app.use(sessionMiddleware(app, deps.db, deps.config));
 
   const router = apiRouter(deps);
   app.use(router.routes());

@@ -61,3 +61,19 @@ describe('VAPID keys', () => {
     );
   });
 });
+
+describe('ALLOWED_ORIGINS', () => {
+  it('takes comma-separated origins, lower-cased, and refuses anything else at start', () => {
+    const dir = tempDir();
+    expect(loadConfig({ DATA_DIR: dir }).allowedOrigins).toEqual([]);
+    expect(
+      loadConfig({
+        DATA_DIR: dir,
+        ALLOWED_ORIGINS: 'https://M.PingMe.example/, http://10.0.0.2:8080',
+      }).allowedOrigins,
+    ).toEqual(['https://m.pingme.example', 'http://10.0.0.2:8080']);
+    for (const bad of ['pingme.example', 'https://pingme.example/app', 'ftp://pingme.example']) {
+      expect(() => loadConfig({ DATA_DIR: dir, ALLOWED_ORIGINS: bad })).toThrow(/ALLOWED_ORIGINS/);
+    }
+  });
+});

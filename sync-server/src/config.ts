@@ -27,6 +27,18 @@ const list = z.string().transform((v) =>
 function unsetIfEmpty<T extends z.ZodType>(schema: T) {
   return z.preprocess((v) => (v === '' ? undefined : v), schema);
 }
+/** Comma-separated origins (`scheme://host[:port]`, nothing after), as browsers send `Origin`. */
+const origins = list.pipe(
+  z.array(
+    z
+      .string()
+      .refine((o) => URL.canParse(o) && /^https?:\/\/[^/]+\/?$/.test(o), {
+        message: 'must be origins such as https://pingme.example, separated by commas',
+      })
+      .transform((o) => new URL(o).origin),
+  ),
+);
+
 function count(fallback: number) {
   return z.coerce.number().int().positive().default(fallback);
 }
@@ -39,6 +51,7 @@ const EnvSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default(path.join(REPO_ROOT, 'data')),
   PUBLIC_URL: z.url().optional(),
+  ALLOWED_ORIGINS: origins.default([]),
   PWA_DIST: z.string().default(path.join(REPO_ROOT, 'pwa', 'dist')),
   SESSION_SECRET: z.string().min(32).optional(),
   SESSION_MAX_AGE_DAYS: z.coerce.number().positive().default(30),
@@ -51,9 +64,14 @@ const EnvSchema = z.object({
   OIDC_CLIENT_SECRET: z.string().optional(),
   RESET_TOKEN_TTL_MINUTES: z.coerce.number().positive().default(60),
   VERIFY_TOKEN_TTL_HOURS: z.coerce.number().positive().default(48),
-  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
-  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(20),
-  LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  // Sign-in throttling: growing delays, never a lockout (docs/security.md, "Sign-in throttling").
+  LOGIN_FREE_FAILURES: count(3),
+  LOGIN_FIRST_DELAY_SECONDS: z.coerce.number().positive().default(1),
+  LOGIN_MAX_DELAY_MINUTES: minutes(15),
+  LOGIN_ACCOUNT_FREE_FAILURES: count(10),
+  LOGIN_IP_FREE_FAILURES: count(50),
+  LOGIN_SHARED_MAX_DELAY_SECONDS: z.coerce.number().positive().default(60),
+  LOGIN_FORGET_HOURS: z.coerce.number().positive().default(24),
   LOG_REQUESTS: bool.default(false),
   WRITE_COALESCING: bool.default(true),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
@@ -79,11 +97,13 @@ const EnvSchema = z.object({
   SESSION_IDLE_DAYS: z.coerce.number().positive().default(14),
   SIGNUP_MAX_PER_IP: count(10),
   SIGNUP_WINDOW_MINUTES: minutes(60),
-  RESET_MAX_PER_EMAIL: count(5),
+  RESET_MAX_PER_EMAIL_PER_IP: count(5),
   RESET_MAX_PER_IP: count(20),
+  RESET_MAILS_PER_EMAIL: count(10),
   RESET_WINDOW_MINUTES: minutes(60),
-  VERIFY_RESEND_MAX_PER_EMAIL: count(5),
+  VERIFY_RESEND_MAX_PER_EMAIL_PER_IP: count(5),
   VERIFY_RESEND_MAX_PER_IP: count(20),
+  VERIFY_RESEND_MAILS_PER_EMAIL: count(10),
   VERIFY_RESEND_WINDOW_MINUTES: minutes(60),
   SEARCH_MAX_PER_USER: count(60),
   SEARCH_WINDOW_MINUTES: minutes(1),
@@ -94,6 +114,7 @@ const EnvSchema = z.object({
   REPORT_WINDOW_MINUTES: minutes(60),
   WS_MAX_MESSAGES: count(20),
   WS_MESSAGE_WINDOW_SECONDS: z.coerce.number().positive().default(10),
+  UPLOAD_MAX_CONCURRENT: count(4),
 });
 
 /** A fixed-window rate limit: at most `max` attempts per `windowMs`. */
@@ -105,14 +126,36 @@ export interface RateLimit {
 /** Every throttle besides sign-in failures (loginThrottle), by what it protects. */
 export interface RateLimits {
   signupPerIp: RateLimit;
-  resetPerEmail: RateLimit;
+  /** Requests for one e-mail from one address: 429 to that address only. */
+  resetPerEmailPerIp: RateLimit;
   resetPerIp: RateLimit;
-  verifyResendPerEmail: RateLimit;
+  /** Mails one e-mail receives, whoever asks: beyond, the same answer and no mail. */
+  resetMailsPerEmail: RateLimit;
+  verifyResendPerEmailPerIp: RateLimit;
   verifyResendPerIp: RateLimit;
+  verifyResendMailsPerEmail: RateLimit;
   searchPerUser: RateLimit;
   inviteCheckPerUser: RateLimit;
   inviteUsePerUser: RateLimit;
   reportPerUser: RateLimit;
+}
+
+/**
+ * Growing delays for wrong passwords (services/sign-in-throttle.ts): after `freeFailures` the
+ * next try must wait `firstDelayMs` (1 s), then twice that, and so on up to a cap. Counted per account and client address
+ * pair (or per account and known device), and, for devices an account does not know, per
+ * account and per address with a short cap.
+ */
+export interface LoginThrottle {
+  freeFailures: number;
+  /** The first wait; each later one doubles it. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+  accountFreeFailures: number;
+  ipFreeFailures: number;
+  sharedMaxDelayMs: number;
+  /** A count with no failure for this long starts again. */
+  forgetMs: number;
 }
 
 export interface Config {
@@ -122,6 +165,8 @@ export interface Config {
   dbFile: string;
   uploadsDir: string;
   publicUrl: string;
+  /** Origins besides PUBLIC_URL's that may send mutating requests (middleware/csrf.ts). */
+  allowedOrigins: string[];
   pwaDist: string;
   sessionKeys: string[];
   /** Absolute: a session ends this long after its sign-in, however much it is used. */
@@ -137,7 +182,7 @@ export interface Config {
   oidc: { issuer: string; clientId: string; clientSecret: string | undefined } | undefined;
   resetTokenTtlMs: number;
   verifyTokenTtlMs: number;
-  loginThrottle: { perAccount: number; perIp: number; windowMs: number };
+  loginThrottle: LoginThrottle;
   logRequests: boolean;
   /** REST writes that arrive together share one commit (mutations/coalesce.ts). */
   writeCoalescing: boolean;
@@ -159,6 +204,8 @@ export interface Config {
   rateLimits: RateLimits;
   /** Per /ws socket: at most `max` messages per `windowMs`, else close 1008. */
   wsMessageLimit: RateLimit;
+  /** Photo uploads handled at once; more are answered 503 with Retry-After. */
+  uploadMaxConcurrent: number;
 }
 
 /**
@@ -199,6 +246,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dbFile: path.join(dataDir, DB_FILE_NAME),
     uploadsDir,
     publicUrl,
+    allowedOrigins: e.ALLOWED_ORIGINS,
     pwaDist: path.resolve(base, e.PWA_DIST),
     sessionKeys: [e.SESSION_SECRET ?? secrets.sessionSecret],
     sessionMaxAgeMs: e.SESSION_MAX_AGE_DAYS * 24 * 3600_000,
@@ -214,9 +262,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     resetTokenTtlMs: e.RESET_TOKEN_TTL_MINUTES * 60_000,
     verifyTokenTtlMs: e.VERIFY_TOKEN_TTL_HOURS * 3600_000,
     loginThrottle: {
-      perAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
-      perIp: e.LOGIN_MAX_FAILURES_PER_IP,
-      windowMs: e.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
+      freeFailures: e.LOGIN_FREE_FAILURES,
+      firstDelayMs: e.LOGIN_FIRST_DELAY_SECONDS * 1000,
+      maxDelayMs: e.LOGIN_MAX_DELAY_MINUTES * 60_000,
+      accountFreeFailures: e.LOGIN_ACCOUNT_FREE_FAILURES,
+      ipFreeFailures: e.LOGIN_IP_FREE_FAILURES,
+      sharedMaxDelayMs: e.LOGIN_SHARED_MAX_DELAY_SECONDS * 1000,
+      forgetMs: e.LOGIN_FORGET_HOURS * 3600_000,
     },
     logRequests: e.LOG_REQUESTS,
     writeCoalescing: e.WRITE_COALESCING,
@@ -235,16 +287,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionIdleMs: e.SESSION_IDLE_DAYS * 24 * 3600_000,
     rateLimits: {
       signupPerIp: limit(e.SIGNUP_MAX_PER_IP, e.SIGNUP_WINDOW_MINUTES),
-      resetPerEmail: limit(e.RESET_MAX_PER_EMAIL, e.RESET_WINDOW_MINUTES),
+      resetPerEmailPerIp: limit(e.RESET_MAX_PER_EMAIL_PER_IP, e.RESET_WINDOW_MINUTES),
       resetPerIp: limit(e.RESET_MAX_PER_IP, e.RESET_WINDOW_MINUTES),
-      verifyResendPerEmail: limit(e.VERIFY_RESEND_MAX_PER_EMAIL, e.VERIFY_RESEND_WINDOW_MINUTES),
+      resetMailsPerEmail: limit(e.RESET_MAILS_PER_EMAIL, e.RESET_WINDOW_MINUTES),
+      verifyResendPerEmailPerIp: limit(
+        e.VERIFY_RESEND_MAX_PER_EMAIL_PER_IP,
+        e.VERIFY_RESEND_WINDOW_MINUTES,
+      ),
       verifyResendPerIp: limit(e.VERIFY_RESEND_MAX_PER_IP, e.VERIFY_RESEND_WINDOW_MINUTES),
+      verifyResendMailsPerEmail: limit(
+        e.VERIFY_RESEND_MAILS_PER_EMAIL,
+        e.VERIFY_RESEND_WINDOW_MINUTES,
+      ),
       searchPerUser: limit(e.SEARCH_MAX_PER_USER, e.SEARCH_WINDOW_MINUTES),
       inviteCheckPerUser: limit(e.INVITE_CHECK_MAX_PER_USER, e.INVITE_WINDOW_MINUTES),
       inviteUsePerUser: limit(e.INVITE_USE_MAX_PER_USER, e.INVITE_WINDOW_MINUTES),
       reportPerUser: limit(e.REPORT_MAX_PER_USER, e.REPORT_WINDOW_MINUTES),
     },
     wsMessageLimit: { max: e.WS_MAX_MESSAGES, windowMs: e.WS_MESSAGE_WINDOW_SECONDS * 1000 },
+    uploadMaxConcurrent: e.UPLOAD_MAX_CONCURRENT,
   };
 }
 

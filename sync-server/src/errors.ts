@@ -106,3 +106,9 @@ export function errorAnswer(err: unknown): ErrorAnswer {
     body: { error: 'Something went wrong on our side. Please try again.', code: 'internal' },
   };
 }
+export const serverBusy = (message: string, retryAfterSeconds: number) =>
+  new AppError(503, 'server_busy', message, undefined, {
+    'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
+export const unsupportedMediaType = (message: string) =>
+  new AppError(415, 'unsupported_media_type', message);

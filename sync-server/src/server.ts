@@ -13,6 +13,7 @@ import { PushNotifier } from './push/notifier';
 import { ChangeEvents } from './realtime/events';
 import { RealtimeHub } from './realtime/hub';
 import { runHousekeeping } from './services/housekeeping';
+import { reencodeStoredPhotos } from './services/images';
 import { createMailer, type Mailer } from './services/mail';
 
 export interface RunningServer {
@@ -51,6 +52,10 @@ export async function startServer(
       { email },
       `${email} is in ADMIN_EMAILS but was never verified: its admin rights are revoked until it is.`,
     );
+  }
+  const photos = await reencodeStoredPhotos(config.uploadsDir);
+  if (photos.reencoded || photos.setAside) {
+    logger.info(photos, 'stored photos re-encoded without metadata (unreadable ones set aside)');
   }
   const mailer = opts.mailer ?? createMailer(config);
   const events = new ChangeEvents();

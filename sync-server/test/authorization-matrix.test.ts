@@ -52,9 +52,17 @@ afterAll(async () => {
 
 // ---------- the vocabulary of the table ----------
 
+/** A 1×1 PNG, for the photo upload. */
+const PHOTO = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 interface Req {
   path: string;
   body?: unknown;
+  /** A file sent as the body instead of JSON (the photo upload). */
+  file?: { bytes: Buffer; type: string };
 }
 interface Call {
   w: World;
@@ -631,6 +639,17 @@ const TABLE: Row[] = [
       stranger: refused(409, 'handle_taken', 'Username not available'),
       friend: refused(409, 'handle_taken', 'Username not available'),
       owner: ok(200, selfWith({ tagline: 'Still me', handle: '$handle' })),
+    },
+  ),
+  row(
+    'PUT /api/profile/photo',
+    same(() => ({ path: '/api/profile/photo', file: { bytes: PHOTO, type: 'image/png' } })),
+    {
+      // Each caller changes their own photo only.
+      stranger: ok(200, ownPhoto, { ownerUntouched: true }),
+      // A friend's new photo reaches A's change feed (A's device shows it).
+      friend: ok(200, ownPhoto),
+      owner: ok(200, ownPhoto),
     },
   ),
   row(
@@ -1610,6 +1629,11 @@ function oauthNotConfigured({ res }: Call) {
     `/auth?error=${encodeURIComponent(OAUTH_MESSAGES.notConfigured)}`,
   );
 }
+function ownPhoto({ res, me }: Call) {
+  expect(res.body.id).toBe(me);
+  expect(res.body.profileImageUrl).toMatch(/^\/uploads\/[\w-]+\.\w+$/);
+}
+
 function selfWith(fields: Record<string, unknown>) {
   return ({ res, me }: Call) => {
     expect(res.body.id).toBe(me);
@@ -1785,7 +1809,12 @@ describe.each(TABLE.map((row) => [row.route, row] as const))('%s', (_route, row)
     const ownerBefore = expected.ownerUntouched ? ownerDigest(w.server, w.a.id) : undefined;
     const body =
       req.body ?? (method === 'POST' || method === 'PUT' || method === 'PATCH' ? {} : undefined);
-    const res = await client.request(method, req.path, body);
+    const res = req.file
+      ? await client.request(method, req.path, undefined, {
+          raw: req.file.bytes,
+          headers: { 'content-type': req.file.type },
+        })
+      : await client.request(method, req.path, body);
     const call: Call = { w, role, res, me };
     try {
       expect(res.status, res.text).toBe(expected.status);

@@ -157,8 +157,8 @@ export async function buildWorld(): Promise<World> {
     PUSH_ALLOW_HTTP_ENDPOINTS: 'true',
     PUSH_TIMEOUT_MS: '5000',
     // Every role tries A's password once or twice on purpose; A must still be able to sign in.
-    LOGIN_MAX_FAILURES_PER_ACCOUNT: '100000',
-    LOGIN_MAX_FAILURES_PER_IP: '100000',
+    LOGIN_FREE_FAILURES: '100000',
+    LOGIN_ACCOUNT_FREE_FAILURES: '100000',
   });
 
   const mailsTo = mail.mailsTo;

@@ -21,6 +21,7 @@ import {
   FriendRequestBody,
   GroupPingBody,
   InviteUseBody,
+  LIMITS,
   LoginBody,
   MoodBody,
   OnboardingBody,
@@ -52,7 +53,10 @@ import type { RouteInfo } from './routes';
 export interface RouteInputs {
   body?: ZodType;
   query?: ZodType;
-  /** Body limit of the route (app.ts BODY_LIMITS; the DELETE routes parse their own 8 KB). */
+  /**
+   * Body limit of the route (app.ts BODY_LIMITS; the DELETE routes parse their own 8 KB; the
+   * photo upload its own 5 MB).
+   */
   limit?: number;
 }
 
@@ -89,9 +93,11 @@ export const ROUTE_INPUTS: Record<string, RouteInputs> = {
   'POST /api/invites/:code/use': { body: InviteUseBody },
   'GET /api/admin/metrics': {},
   'GET /api/username/check/:handle': {},
-  'POST /api/user/complete-onboarding': { body: CompleteOnboardingBody, limit: 8 * 1024 * KB },
+  'POST /api/user/complete-onboarding': { body: CompleteOnboardingBody },
   'PATCH /api/user/onboarding': { body: OnboardingBody },
-  'PUT /api/profile/update': { body: ProfileUpdateBody, limit: 8 * 1024 * KB },
+  'PUT /api/profile/update': { body: ProfileUpdateBody },
+  // The file itself (middleware/upload.ts): what it is sent as decides nothing but a 400/415.
+  'PUT /api/profile/photo': { limit: LIMITS.imageBytesExtended },
   'PUT /api/privacy-settings': { body: PrivacySettingsBody },
   'GET /api/users/search': { query: SearchQuery },
   'GET /api/users/suggestions': {},
@@ -132,7 +138,7 @@ export const ROUTE_INPUTS: Record<string, RouteInputs> = {
   'GET /api/energy/friendship/:id': {},
   'POST /api/energy/update-all': { body: EMPTY },
   'GET /api/sync/pull': { query: PullQuery },
-  'POST /api/sync/batch': { body: BatchBody, limit: 2 * 1024 * KB },
+  'POST /api/sync/batch': { body: BatchBody, limit: 1024 * KB },
   'GET /api/push/vapid-public-key': {},
   'POST /api/push/subscribe': { body: PushSubscribeBody },
   'DELETE /api/push/subscribe': { body: PushUnsubscribeBody, limit: 8 * KB },

@@ -81,8 +81,8 @@ beforeAll(async () => {
       ADMIN_EMAILS: FUZZ_ADMIN_EMAIL,
       // Failed sign-ins count per account; the fuzz fails thousands with the world's e-mails and
       // must still sign its people in again after a fuzzed sign-out.
-      LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000000',
-      LOGIN_MAX_FAILURES_PER_IP: '1000000',
+      LOGIN_FREE_FAILURES: '1000000',
+      LOGIN_ACCOUNT_FREE_FAILURES: '1000000',
       // Room for the ws cases' frames on one socket; the bursts still go past it.
       WS_MAX_MESSAGES: '100',
     },

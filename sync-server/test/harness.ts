@@ -3,6 +3,7 @@
  * directory, and a small HTTP client that keeps its own cookies like a browser would.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { PullChange, PullResponse } from '@pingme/shared';
@@ -13,7 +14,8 @@ import type { Mailer } from '../src/services/mail';
 
 export interface TestServer extends RunningServer {
   dir: string;
-  client(): Client;
+  /** A new client; `localAddress` makes its requests come from that loopback address. */
+  client(localAddress?: string): Client;
   stop(): Promise<void>;
 }
 
@@ -24,10 +26,14 @@ export interface TestServer extends RunningServer {
  */
 export const RELAXED_LIMITS: Record<string, string> = {
   SIGNUP_MAX_PER_IP: '100000',
-  RESET_MAX_PER_EMAIL: '100000',
+  RESET_MAX_PER_EMAIL_PER_IP: '100000',
   RESET_MAX_PER_IP: '100000',
-  VERIFY_RESEND_MAX_PER_EMAIL: '100000',
+  RESET_MAILS_PER_EMAIL: '100000',
+  VERIFY_RESEND_MAX_PER_EMAIL_PER_IP: '100000',
   VERIFY_RESEND_MAX_PER_IP: '100000',
+  VERIFY_RESEND_MAILS_PER_EMAIL: '100000',
+  // Wrong passwords from the one loopback address of a whole test file, on many accounts.
+  LOGIN_IP_FREE_FAILURES: '100000',
   SEARCH_MAX_PER_USER: '100000',
   INVITE_CHECK_MAX_PER_USER: '100000',
   INVITE_USE_MAX_PER_USER: '100000',
@@ -53,7 +59,7 @@ export async function startTestServer(
     ...running,
     url,
     dir,
-    client: () => new Client(url),
+    client: (localAddress?: string) => new Client(url, localAddress ? { localAddress } : {}),
     async stop() {
       await running.close();
       rmSync(dir, { recursive: true, force: true });
@@ -68,10 +74,17 @@ export interface Res<T = any> {
   headers: Headers;
 }
 
-/** A browser-like client: one cookie jar, JSON in and out, raw bodies when asked. */
+/**
+ * A browser-like client: one cookie jar, JSON in and out, raw bodies when asked. With
+ * `localAddress` (another loopback address such as 127.0.0.2) its requests leave from there, so
+ * the server sees another client address (fetch cannot choose one; node:http can).
+ */
 export class Client {
   private cookies = new Map<string, string>();
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    readonly opts: { localAddress?: string } = {},
+  ) {}
 
   get cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -95,12 +108,14 @@ export class Client {
       payload = JSON.stringify(body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(this.baseUrl + path, {
-      method,
-      headers,
-      body: payload,
-      redirect: opts.redirect ?? 'manual',
-    });
+    const res = this.opts.localAddress
+      ? await sendFrom(this.opts.localAddress, this.baseUrl + path, method, headers, payload)
+      : await fetch(this.baseUrl + path, {
+          method,
+          headers,
+          body: payload,
+          redirect: opts.redirect ?? 'manual',
+        });
     for (const c of res.headers.getSetCookie()) {
       const [pair] = c.split(';');
       const eq = pair!.indexOf('=');
@@ -134,6 +149,36 @@ export class Client {
   del<T = any>(path: string, opts?: Parameters<Client['request']>[3]) {
     return this.request<T>('DELETE', path, undefined, opts);
   }
+}
+
+/** One request from `localAddress` with node:http, answered as fetch would (no redirects). */
+function sendFrom(
+  localAddress: string,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Buffer | undefined,
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers, localAddress }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const h = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+            h.append(name, v);
+          }
+        }
+        const status = res.statusCode ?? 0;
+        const nullBody = status === 204 || status === 304;
+        resolve(new Response(nullBody ? null : Buffer.concat(chunks), { status, headers: h }));
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 let counter = 0;

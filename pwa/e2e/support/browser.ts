@@ -164,3 +164,21 @@ export async function outboxEmpty(page: Page): Promise<void> {
   await expect.poll(async () => (await dexieRows(page, 'outbox')).length).toBe(0);
   await page.waitForFunction(() => !document.querySelector('.sync-status__waiting'));
 }
+
+/**
+ * What the page sends about photos: the content type of each upload to PUT /api/profile/photo,
+ * and how many other requests carried image data inside their body (a data URL in JSON).
+ */
+export function watchPhotoTraffic(page: Page): { uploads: string[]; inlineImages: () => number } {
+  const uploads: string[] = [];
+  let inline = 0;
+  page.on('request', (req) => {
+    const path = new URL(req.url()).pathname;
+    if (req.method() === 'PUT' && path === '/api/profile/photo') {
+      uploads.push(req.headers()['content-type'] ?? '');
+    } else if ((req.postData() ?? '').includes('data:image/')) {
+      inline += 1;
+    }
+  });
+  return { uploads, inlineImages: () => inline };
+}

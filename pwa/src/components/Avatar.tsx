@@ -1,4 +1,4 @@
-import { displayName, type NameParts } from '@pingme/shared';
+import { LIMITS, displayName, smallPhotoUrl, type NameParts } from '@pingme/shared';
 import { cx } from './cx';
 
 /** Dark enough for white initials (WCAG AA). */
@@ -12,8 +12,27 @@ function hash(text: string): number {
 
 export interface AvatarProps {
   user: (NameParts & { id?: string; profileImageUrl?: string | null }) | null | undefined;
-  size?: 'sm' | 'md' | 'lg' | 'xl';
+  size?: AvatarSize;
   className?: string;
+}
+
+export type AvatarSize = 'sm' | 'md' | 'lg' | 'xl';
+
+/** The CSS width of each size (styles/components.css `.avatar--*`). */
+const CSS_PX: Record<AvatarSize, number> = { sm: 32, md: 44, lg: 64, xl: 88 };
+
+/**
+ * `srcSet` and `sizes` for an uploaded photo: the server keeps it at LIMITS.avatarPx and a small
+ * copy at LIMITS.avatarSmallPx, and the browser takes the smallest that is sharp at this size on
+ * this screen. Other URLs (an OpenID provider's avatar) have one size.
+ */
+export function photoSources(url: string, size: AvatarSize): { srcSet?: string; sizes?: string } {
+  const small = smallPhotoUrl(url);
+  if (!small) return {};
+  return {
+    srcSet: `${small} ${LIMITS.avatarSmallPx}w, ${url} ${LIMITS.avatarPx}w`,
+    sizes: `${CSS_PX[size]}px`,
+  };
 }
 
 /**
@@ -24,7 +43,14 @@ export function Avatar({ user, size = 'md', className }: AvatarProps) {
   const name = displayName(user);
   const classes = cx('avatar', `avatar--${size}`, className);
   if (user?.profileImageUrl) {
-    return <img className={classes} src={user.profileImageUrl} alt={name} />;
+    return (
+      <img
+        className={classes}
+        src={user.profileImageUrl}
+        {...photoSources(user.profileImageUrl, size)}
+        alt={name}
+      />
+    );
   }
   const initials =
     name

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPhoto, maxPhotoBytes, PhotoError, photoToDataUrl, scaledSize } from './photo';
+import { checkPhoto, maxPhotoBytes, PhotoError, photoToJpeg, scaledSize } from './photo';
 
 const MB = 1024 * 1024;
 
@@ -49,10 +49,10 @@ describe('scaledSize', () => {
   });
 });
 
-describe('photoToDataUrl', () => {
+describe('photoToJpeg', () => {
   it('rejects a refused file with the rule’s toast before decoding anything', async () => {
     const pdf = new Blob(['%PDF'], { type: 'application/pdf' });
-    const err = await photoToDataUrl(pdf, 'simple').catch((e: unknown) => e);
+    const err = await photoToJpeg(pdf, 'simple').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PhotoError);
     expect(err).toMatchObject({ title: 'Invalid file type' });
   });

@@ -1,11 +1,12 @@
 /**
  * The profile photo pipeline (spec sections 5 and 9): check the file, downscale it so the longest
- * side is at most 800 px, re-encode it as JPEG quality 0.8 and hand back a data URL for
- * `profileImageUrl`. The checks and the scaling maths are pure; only `photoToDataUrl` needs a
- * browser (createImageBitmap and a canvas).
+ * side is at most 800 px and re-encode it as JPEG quality 0.8, ready to upload as a file to
+ * PUT /api/profile/photo (the server re-encodes it again to the sizes the app shows). The checks
+ * and the scaling maths are pure; only `photoToJpeg` needs a browser (createImageBitmap and a
+ * canvas).
  *
  *   try {
- *     const dataUrl = await photoToDataUrl(file, 'simple');
+ *     const jpeg = await photoToJpeg(file, 'simple');
  *   } catch (err) {
  *     if (err instanceof PhotoError) toast({ title: err.title, description: err.description });
  *   }
@@ -115,7 +116,7 @@ async function decode(file: Blob): Promise<Drawable> {
  * Checks, downscales and re-encodes the file. Throws a PhotoError with the spec's toast when the
  * file breaks a rule or cannot be decoded as an image.
  */
-export async function photoToDataUrl(file: File | Blob, view: PhotoView): Promise<string> {
+export async function photoToJpeg(file: File | Blob, view: PhotoView): Promise<Blob> {
   const problem = checkPhoto(file, view);
   if (problem) throw new PhotoError(problem.title, problem.description);
 
@@ -137,7 +138,11 @@ export async function photoToDataUrl(file: File | Blob, view: PhotoView): Promis
     ctx.fillRect(0, 0, width, height);
     ctx.imageSmoothingQuality = 'high';
     ctx.drawImage(image.source, 0, 0, width, height);
-    return canvas.toDataURL('image/jpeg', LIMITS.imageJpegQuality);
+    const jpeg = await new Promise<Blob | null>((resolve) =>
+      canvas.toBlob(resolve, 'image/jpeg', LIMITS.imageJpegQuality),
+    );
+    if (!jpeg) throw new Error('the canvas could not be encoded');
+    return jpeg;
   } finally {
     image.close();
   }

@@ -1,20 +1,30 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants';
+import { cleanName, hasVisibleCharacter } from '../unicode';
 import { Email, Password } from './common';
 import { SelfUser } from './users';
 
-const name = (label: string, max: number) =>
+/**
+ * A person's first or last name: NFC, without bidirectional controls, trimmed, and with at least
+ * one visible character (unicode.ts). Sign-up, and names an OpenID provider gives, go through it.
+ */
+const personName = (label: string, max: number) =>
   z
     .string({ message: `${label} is required` })
+    .overwrite(cleanName)
     .trim()
     .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine(hasVisibleCharacter, `${label} needs at least one visible letter`);
+
+export const FirstName = personName('First name', LIMITS.firstName);
+export const LastName = personName('Last name', LIMITS.lastName);
 
 export const RegisterBody = z.strictObject({
   email: Email,
   password: Password,
-  firstName: name('First name', LIMITS.firstName),
-  lastName: name('Last name', LIMITS.lastName),
+  firstName: FirstName,
+  lastName: LastName,
 });
 export type RegisterBody = z.infer<typeof RegisterBody>;
 

@@ -1,25 +1,32 @@
 import { z } from 'zod';
 import { LIMITS, PROFILE_VISIBILITIES } from '../constants';
 import { isValidUsername } from '../domain';
+import { cleanName } from '../unicode';
 import { ClockTime } from './common';
 
 const HANDLE_RULE = `Usernames are ${LIMITS.usernameMin}-${LIMITS.usernameMax} characters of a-z, 0-9 and _`;
-export const Handle = z.string({ message: HANDLE_RULE }).refine(isValidUsername, {
-  message: HANDLE_RULE,
-});
+/** A handle, NFC and without bidirectional controls (unicode.ts) before the a-z0-9_ rule. */
+export const Handle = z
+  .string({ message: HANDLE_RULE })
+  .overwrite(cleanName)
+  .refine(isValidUsername, { message: HANDLE_RULE });
 
 const text = (label: string, max: number) =>
   z
     .string({ message: `${label} must be text` })
+    .overwrite((s) => s.normalize('NFC'))
     .trim()
     .max(max, `${label} must be at most ${max} characters`);
 
-/** A data URL from the photo pipeline, or '' to remove the photo. */
-export const ImageDataUrl = z
-  .string({ message: 'Please choose an image file (JPG, PNG, GIF).' })
-  .refine((s) => s === '' || s.startsWith('data:image/'), {
-    message: 'Please choose an image file (JPG, PNG, GIF).',
-  });
+/** The route a new profile photo is sent to, as the file itself (docs/api.md, "Profile"). */
+export const PHOTO_UPLOAD_PATH = '/api/profile/photo';
+export const PHOTO_REMOVAL_ONLY = `profileImageUrl only takes '' (remove the photo): send a new photo as a file to PUT ${PHOTO_UPLOAD_PATH}`;
+
+/**
+ * `profileImageUrl` in a JSON body: '' removes the photo. A new photo never travels inside JSON
+ * (no data URLs): it is uploaded to PHOTO_UPLOAD_PATH, which keeps every JSON body small.
+ */
+export const PhotoRemoval = z.literal('', { message: PHOTO_REMOVAL_ONLY });
 
 export const UsernameCheckParams = z.object({
   handle: z.string().max(200, `Usernames are at most ${LIMITS.usernameMax} characters`),
@@ -35,7 +42,7 @@ export const CompleteOnboardingBody = z.strictObject({
   handle: Handle,
   bio: text('Bio', LIMITS.bio).optional(),
   location: text('Location', LIMITS.location).optional(),
-  profileImageUrl: ImageDataUrl.optional(),
+  profileImageUrl: PhotoRemoval.optional(),
 });
 export type CompleteOnboardingBody = z.infer<typeof CompleteOnboardingBody>;
 
@@ -64,7 +71,7 @@ export const ProfileUpdateBody = z.strictObject({
       message: 'Personal link must start with http:// or https://',
     })
     .optional(),
-  profileImageUrl: ImageDataUrl.optional(),
+  profileImageUrl: PhotoRemoval.optional(),
   tagline: text('Tagline', LIMITS.tagline).optional(),
   quietHoursStart: ClockTime.optional(),
   quietHoursEnd: ClockTime.optional(),

@@ -5,6 +5,7 @@
  * cascades from `users` (migrations 001-005); the rest is deleted here by hand: the person's own
  * change-log rows, idempotency records, and rate-limit buckets.
  */
+import { sql } from 'kysely';
 import type { Db } from './connection';
 
 export interface Held {
@@ -81,7 +82,7 @@ export async function deletionAudience(db: Db, userId: string): Promise<Deletion
 export async function deleteAccountRows(
   db: Db,
   userId: string,
-  rateLimitBuckets: string[],
+  rateLimitBuckets: { exact: string[]; prefixes: string[] },
 ): Promise<void> {
   // No foreign key on these: the person's own change log, their idempotency records (and the
   // record of their sign-up, stored before they had a session, whose answer names them).
@@ -92,8 +93,15 @@ export async function deleteAccountRows(
     .where('caller', '=', 'anonymous')
     .where('body', 'like', `%"id":"${userId}"%`)
     .execute();
-  if (rateLimitBuckets.length) {
-    await db.deleteFrom('rateLimits').where('bucket', 'in', rateLimitBuckets).execute();
+  if (rateLimitBuckets.exact.length) {
+    await db.deleteFrom('rateLimits').where('bucket', 'in', rateLimitBuckets.exact).execute();
+  }
+  // Buckets that name the person and something else (an address, a device), by their start.
+  for (const prefix of rateLimitBuckets.prefixes) {
+    await db
+      .deleteFrom('rateLimits')
+      .where(sql<string>`substr(bucket, 1, ${prefix.length})`, '=', prefix)
+      .execute();
   }
   // An admin's id on the reports they resolved is not theirs to keep.
   await db

@@ -38,7 +38,7 @@ export async function consumeToken(db: Db, id: string): Promise<boolean> {
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** A new token of a kind makes the older unused ones of that person worthless. */
+/** Using a token of a kind makes that person's other unused ones of the kind worthless. */
 export async function revokeTokens(db: Db, userId: string, kind: TokensTable['kind']) {
   await db
     .updateTable('tokens')

@@ -10,7 +10,7 @@
  *   hash and for each batch entry).
  */
 import { bodyParser } from '@koa/bodyparser';
-import type { Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import { AppError, badRequest } from '../errors';
 
 /** The API's deepest body (a batch entry's body inside the batch) nests under 10 levels. */
@@ -58,4 +58,14 @@ export function jsonBody(limit: number, methods?: string[]): Middleware {
       throw err;
     }
   };
+}
+
+/**
+ * For a request whose body will not be read (nobody signed in on a route that needs a session):
+ * when it has one, the answer closes the connection, so the rest of it is never read either.
+ */
+export function leaveBodyUnread(ctx: Context, next: Next): Promise<unknown> {
+  const announced = Number(ctx.get('content-length') || 0);
+  if (announced > 0 || ctx.get('transfer-encoding')) ctx.set('Connection', 'close');
+  return next();
 }

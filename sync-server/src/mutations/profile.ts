@@ -10,7 +10,7 @@ import type { UserRow, UserUpdate } from '../db/schema';
 import { isUniqueViolation } from '../db/unit-of-work';
 import { findUserById, toSelf, updateUser } from '../db/users';
 import { conflict, notFound } from '../errors';
-import { deleteStoredImage, saveImageDataUrl } from '../services/images';
+import { deleteStoredImage } from '../services/images';
 import type { HandlerTable, MutationContext, Outcome } from './context';
 
 export const HANDLE_TAKEN = 'Username not available';
@@ -28,22 +28,19 @@ async function everyoneWhoSees(trx: Db, userId: string): Promise<string[]> {
 }
 
 /**
- * Applies a change to the caller and answers the updated SelfUser. `image` is the photo field as
- * sent: undefined leaves the photo, '' removes it, a data URL replaces it. A new file is removed
- * again if the change does not commit; the old one is deleted once it has.
+ * Applies a change to the caller and answers the updated SelfUser. `photo`: undefined leaves the
+ * photo, null removes it, a URL is a photo already stored (services/images.ts), removed again if
+ * the change does not commit. The previous photo's files go once the change has committed.
  */
 async function changeSelf(
   { trx, changes, me, config }: MutationContext,
   patch: UserUpdate,
-  opts: { image?: string; friendsSee: boolean },
+  opts: { photo?: string | null; friendsSee: boolean },
 ): Promise<Outcome<SelfUser>> {
-  if (opts.image !== undefined) {
-    if (opts.image === '') patch.profileImageUrl = null;
-    else {
-      const stored = await saveImageDataUrl(config.uploadsDir, opts.image);
-      changes.onRollback(() => deleteStoredImage(config.uploadsDir, stored.url));
-      patch.profileImageUrl = stored.url;
-    }
+  const photo = opts.photo;
+  if (photo !== undefined) {
+    patch.profileImageUrl = photo;
+    if (photo !== null) changes.onRollback(() => deleteStoredImage(config.uploadsDir, photo));
   }
   const before = await findUserById(trx, me.id);
   if (!before) throw notFound('User not found');
@@ -64,10 +61,18 @@ async function changeSelf(
     me.id,
   );
   const previous = before.profileImageUrl;
-  if (opts.image !== undefined && previous !== patch.profileImageUrl) {
+  if (photo !== undefined && previous !== photo) {
     changes.onCommit(() => deleteStoredImage(config.uploadsDir, previous));
   }
   return { body: toSelf(after) };
+}
+
+/** In JSON a photo can only be removed (`''`); a new one is uploaded (PUT /api/profile/photo). */
+const photoOf = (field: '' | undefined) => (field === '' ? null : undefined);
+
+/** A photo already stored (re-encoded) becomes the caller's: PUT /api/profile/photo. */
+export function setPhoto(c: MutationContext, url: string): Promise<Outcome<SelfUser>> {
+  return changeSelf(c, {}, { photo: url, friendsSee: true });
 }
 
 const TEXT_FIELDS = [
@@ -88,7 +93,7 @@ export const profileMutations: HandlerTable<
     const patch: UserUpdate = { handle: args.handle, onboardingCompleted: 1 };
     if (args.bio !== undefined) patch.bio = orNull(args.bio);
     if (args.location !== undefined) patch.location = orNull(args.location);
-    return changeSelf(c, patch, { image: args.profileImageUrl, friendsSee: true });
+    return changeSelf(c, patch, { photo: photoOf(args.profileImageUrl), friendsSee: true });
   },
 
   'onboarding.step'(c, args) {
@@ -106,7 +111,7 @@ export const profileMutations: HandlerTable<
       if (v !== undefined) patch[key] = orNull(v);
     }
     if (args.rateLimitPerDay !== undefined) patch.rateLimitPerDay = args.rateLimitPerDay;
-    return changeSelf(c, patch, { image: args.profileImageUrl, friendsSee: true });
+    return changeSelf(c, patch, { photo: photoOf(args.profileImageUrl), friendsSee: true });
   },
 
   'privacy.update'(c, args) {

@@ -189,6 +189,9 @@ describe('/ws', () => {
     expect((await refusal(a, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
     const same = await connect(a, { headers: { origin: server.url } });
     await same.settle();
+    // A DNS name in Host is not trusted (rebinding): only PUBLIC_URL's origin and the like.
+    const rebound = { host: 'evil.example', origin: 'http://evil.example' };
+    expect((await refusal(a, { headers: rebound })).status).toBe(403);
   });
 
   it('answers a forged userId with an error and keeps the cookie’s identity', async () => {

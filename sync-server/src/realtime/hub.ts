@@ -23,6 +23,7 @@ import { SESSION_COOKIE, getSessionWithUser, liveSessionUsers } from '../db/sess
 import { findUserById } from '../db/users';
 import { jsonOf } from '../json';
 import { logger } from '../logger';
+import { originPolicy } from '../services/origins';
 import type { ChangeEvents } from './events';
 
 export const WS_PATH = '/ws';
@@ -71,10 +72,12 @@ export class RealtimeHub {
   private readonly byUser = new Map<string, Set<WebSocket>>();
   private readonly info = new Map<WebSocket, SocketInfo>();
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly originOk: ReturnType<typeof originPolicy>;
   private checkingSessions = false;
   private closing = false;
 
   constructor(private readonly deps: { db: Db; config: Config; events: ChangeEvents }) {
+    this.originOk = originPolicy(deps.config);
     deps.events.on('newPing', this.onNewPing);
     deps.events.on('changed', this.onChanged);
     this.heartbeat = setInterval(() => this.beat(), deps.config.wsHeartbeatMs);
@@ -117,20 +120,21 @@ export class RealtimeHub {
   };
 
   /**
-   * A browser always sends Origin on a WebSocket handshake: it must be this server (as the Host
-   * header or PUBLIC_URL names it), so another site cannot ride the visitor's cookie
-   * (cross-site WebSocket hijacking). Clients that are not browsers send none.
+   * A browser always sends Origin on a WebSocket handshake: it must name this app by the same
+   * policy as the CSRF check (middleware/csrf.ts), so another site cannot ride the visitor's
+   * cookie (cross-site WebSocket hijacking). Clients that are not browsers send none.
    */
   private originAllowed(req: IncomingMessage): boolean {
     const origin = req.headers.origin;
     if (!origin) return true;
-    try {
-      const o = new URL(origin);
-      if (o.origin === new URL(this.deps.config.publicUrl).origin) return true;
-      return o.host === req.headers.host;
-    } catch {
-      return false;
-    }
+    const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
+    const scheme =
+      this.deps.config.trustProxy && typeof req.headers['x-forwarded-proto'] === 'string'
+        ? req.headers['x-forwarded-proto'].split(',')[0]!.trim()
+        : secure
+          ? 'https'
+          : 'http';
+    return this.originOk(origin, `${scheme}://${req.headers.host ?? ''}`);
   }
 
   /** The signed session cookie, the session row it names, and the person in it. */

@@ -22,7 +22,7 @@ import {
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '3' });
+  server = await startTestServer({ LOGIN_FREE_FAILURES: '2', LOGIN_FIRST_DELAY_SECONDS: '60' });
 });
 afterAll(() => server.stop());
 
@@ -104,8 +104,9 @@ describe('DELETE /api/account', () => {
 
     // What A owns: a photo, a custom prompt assigned to B, a pack install, a push subscription,
     // a block, a report, a reset token, idempotency records, rate-limit buckets.
-    const photo = await a.client.put('/api/profile/update', {
-      profileImageUrl: `data:image/png;base64,${PNG}`,
+    const photo = await a.client.request('PUT', '/api/profile/photo', undefined, {
+      raw: Buffer.from(PNG, 'base64'),
+      headers: { 'content-type': 'image/png' },
     });
     photoFile = path.join(server.config.uploadsDir, path.basename(photo.body.profileImageUrl));
     expect(existsSync(photoFile)).toBe(true);

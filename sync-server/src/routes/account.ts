@@ -14,11 +14,10 @@ import {
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { nowIso } from '../db/connection';
-import { hitBucket, readBucket } from '../db/rate-limits';
 import type { UserRow } from '../db/schema';
 import { destroyUserSessions } from '../db/sessions';
 import { findUserById, updateUser } from '../db/users';
-import { badRequest, forbidden, notFound, tooMany } from '../errors';
+import { badRequest, forbidden, notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
 import { forgoIdempotencyRecord, keyed, mutate } from '../middleware/idempotency';
 import { jsonBody } from '../middleware/body';
@@ -26,7 +25,12 @@ import { input, validate } from '../middleware/validate';
 import { signOut } from '../services/accounts';
 import { deleteStoredImage } from '../services/images';
 import { hashPassword, verifyPassword } from '../services/passwords';
-import { buckets, waitText } from '../services/rate-limits';
+import {
+  attemptFailed,
+  attemptOf,
+  attemptSucceeded,
+  beginAttempt,
+} from '../services/sign-in-throttle';
 import { deleteAccount } from '../services/safety';
 
 export const ACCOUNT_MESSAGES = {
@@ -52,22 +56,19 @@ export function accountRoutes(router: Router, { db, config }: AppDeps): void {
   const signedIn = requireUser(db);
 
   /**
-   * Checks the person's password for a sensitive action. Wrong answers count against the same
-   * per-account budget as failed sign-ins (LOGIN_MAX_FAILURES_PER_ACCOUNT), so a borrowed
-   * session cannot be used to guess the password either.
+   * Checks the person's password for a sensitive action, throttled exactly as a sign-in from this
+   * client (services/sign-in-throttle.ts), so a borrowed session cannot be used to guess the
+   * password either, and cannot slow the owner's other devices.
    */
-  async function confirmPassword(user: UserRow, password: string): Promise<void> {
-    const bucket = buckets.loginAccount(user.email);
-    const { perAccount, windowMs } = config.loginThrottle;
-    const b = await readBucket(db, bucket);
-    if (b.count >= perAccount) {
-      const wait = (b.resetAt - Date.now()) / 1000;
-      throw tooMany(`Too many wrong passwords. Please wait ${waitText(wait)} and try again.`, wait);
-    }
+  async function confirmPassword(ctx: Context, user: UserRow, password: string): Promise<void> {
+    const limits = config.loginThrottle;
+    const attempt = attemptOf(ctx, limits, user.email, user.id);
+    await beginAttempt(db, limits, attempt, 'Too many wrong passwords');
     if (!user.passwordHash || !(await verifyPassword(password, user.passwordHash))) {
-      await hitBucket(db, bucket, windowMs);
+      await attemptFailed(db, limits, attempt);
       throw forbidden(ACCOUNT_MESSAGES.wrongPassword);
     }
+    await attemptSucceeded(db, attempt);
   }
 
   router.post(
@@ -79,7 +80,7 @@ export function accountRoutes(router: Router, { db, config }: AppDeps): void {
       const me = currentUser(ctx);
       const { body } = input<ChangePasswordBody>(ctx);
       if (!me.passwordHash) throw badRequest(ACCOUNT_MESSAGES.noPassword);
-      await confirmPassword(me, body.currentPassword);
+      await confirmPassword(ctx, me, body.currentPassword);
       if (body.newPassword === body.currentPassword)
         throw badRequest(ACCOUNT_MESSAGES.samePassword);
       const passwordHash = await hashPassword(body.newPassword);
@@ -113,7 +114,7 @@ export function accountRoutes(router: Router, { db, config }: AppDeps): void {
       const { body } = input<DeleteAccountBody>(ctx);
       if (me.passwordHash) {
         if (body.password === undefined) throw badRequest(ACCOUNT_MESSAGES.passwordNeeded);
-        await confirmPassword(me, body.password);
+        await confirmPassword(ctx, me, body.password);
       } else if (body.confirm !== DELETE_CONFIRMATION) {
         // An account made with Google sign-in has no password: a typed confirmation instead.
         throw badRequest(ACCOUNT_MESSAGES.confirmNeeded);

@@ -4,8 +4,8 @@ import { makeUser, startTestServer, type TestServer } from '../../test/harness';
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({
-    LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
-    LOGIN_MAX_FAILURES_PER_IP: '1000',
+    LOGIN_FREE_FAILURES: '2',
+    LOGIN_FIRST_DELAY_SECONDS: '60',
   });
 });
 afterAll(() => server.stop());
@@ -111,6 +111,51 @@ describe('register', () => {
       .post('/api/register', { ...body, firstName: 'Z' }, { headers });
     expect(other.status).toBe(422);
     expect(other.body.code).toBe('idempotency_mismatch');
+  });
+});
+
+describe('names: NFC, no bidirectional controls, a visible character', () => {
+  const register = (firstName: string, lastName = 'Test') =>
+    server.client().post('/api/register', {
+      email: `names-${Date.now()}-${Math.random()}@example.test`,
+      password: 'secret12',
+      firstName,
+      lastName,
+    });
+
+  it.each([
+    ['U+200B only', '\u200B'],
+    ['U+2060 and U+FEFF', '\u2060\uFEFF'],
+    ['combining marks only', '\u0301\u0302'],
+    ['a bidirectional override only', '\u202E'],
+  ])('refuses a first name of %s with 400, and creates nobody', async (_name, firstName) => {
+    const before = await server.database.db.selectFrom('users').select('id').execute();
+    const res = await register(firstName);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(res.body.error).toMatch(/^First name (needs at least one visible letter|is required)$/);
+    expect(await server.database.db.selectFrom('users').select('id').execute()).toHaveLength(
+      before.length,
+    );
+  });
+
+  it('refuses an invisible last name too', async () => {
+    const res = await register('Ada', '\u200B\u200B');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('Last name needs at least one visible letter');
+  });
+
+  it('stores names in NFC without bidirectional controls', async () => {
+    const res = await register('Rene\u0301e\u202E', '\u2066Love\u2069lace\u200F');
+    expect(res.status).toBe(201);
+    expect(res.body.firstName).toBe('Ren\u00e9e');
+    expect(res.body.lastName).toBe('Lovelace');
+    const row = await server.database.db
+      .selectFrom('users')
+      .select(['firstName', 'lastName'])
+      .where('id', '=', res.body.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ firstName: 'Ren\u00e9e', lastName: 'Lovelace' });
   });
 });
 

@@ -16,21 +16,28 @@ import {
 import type { z } from 'zod';
 import type { AppDeps } from '../deps';
 import { nowIso } from '../db/connection';
-import { clearBucket, hitBucket, readBucket } from '../db/rate-limits';
 import { destroyUserSessions } from '../db/sessions';
 import { findUserByEmail, findUserById, toSelf, updateUser } from '../db/users';
-import { AppError, conflict, tooMany } from '../errors';
+import { AppError, conflict } from '../errors';
 import { currentUser, requireUser, sessionUserId } from '../middleware/auth';
 import { keyed, mutate } from '../middleware/idempotency';
 import { input, validate } from '../middleware/validate';
 import { applyListedAdmin, createUser, signIn, signOut } from '../services/accounts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../services/passwords';
-import { buckets, throttle } from '../services/rate-limits';
+import { buckets, throttle, withinLimit } from '../services/rate-limits';
+import {
+  attemptFailed,
+  attemptOf,
+  attemptSucceeded,
+  beginAttempt,
+  rememberDevice,
+} from '../services/sign-in-throttle';
 import { issueToken, redeemToken } from '../services/tokens';
 
 export function authRoutes(router: Router, { db, config, mailer }: AppDeps): void {
   // Idempotency-Key on every write here (docs/sync.md, guarantee 2).
   const keyedByHeader = keyed(db);
+
   async function sendVerification(userId: string, email: string, firstName: string | null) {
     const token = await issueToken(db, userId, 'verify', config.verifyTokenTtlMs);
     const link = `${config.publicUrl}/verify-email?token=${token}`;
@@ -68,6 +75,7 @@ export function authRoutes(router: Router, { db, config, mailer }: AppDeps): voi
       return { status: 201, body: toSelf(u) };
     });
     await signIn(ctx, user.id, config.sessionMaxAgeMs);
+    rememberDevice(ctx, config, user.id);
     sendVerification(user.id, user.email ?? body.email, user.firstName).catch((err: unknown) =>
       ctx.log.error({ err }, 'verification mail failed'),
     );
@@ -75,34 +83,22 @@ export function authRoutes(router: Router, { db, config, mailer }: AppDeps): voi
 
   router.post('/api/login', keyedByHeader, validate({ body: LoginBody }), async (ctx) => {
     const { body } = input<z.infer<typeof LoginBody>>(ctx);
-    const { perAccount, perIp, windowMs } = config.loginThrottle;
-    const acctBucket = `login:account:${body.email}`;
-    const ipBucket = `login:ip:${ctx.ip}`;
-    for (const [bucket, limit] of [
-      [acctBucket, perAccount],
-      [ipBucket, perIp],
-    ] as const) {
-      const b = await readBucket(db, bucket);
-      if (b.count >= limit) {
-        const wait = (b.resetAt - Date.now()) / 1000;
-        throw tooMany(
-          `Too many failed sign-in attempts. Please wait ${Math.max(1, Math.ceil(wait / 60))} minute(s) and try again.`,
-          wait,
-        );
-      }
-    }
+    const limits = config.loginThrottle;
     const user = await findUserByEmail(db, body.email);
+    // Slowed per client, never locked for everyone (services/sign-in-throttle.ts).
+    const attempt = attemptOf(ctx, limits, body.email, user?.id);
+    await beginAttempt(db, limits, attempt, 'Too many failed sign-in attempts');
     const ok = user?.passwordHash
       ? await verifyPassword(body.password, user.passwordHash)
       : (await burnPasswordCheck(body.password), false);
     if (!user || !ok) {
-      await hitBucket(db, acctBucket, windowMs);
-      await hitBucket(db, ipBucket, windowMs);
+      await attemptFailed(db, limits, attempt);
       throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
     }
-    await clearBucket(db, acctBucket);
+    await attemptSucceeded(db, attempt);
     const fresh = await applyListedAdmin(db, config, user);
     await signIn(ctx, fresh.id, config.sessionMaxAgeMs);
+    rememberDevice(ctx, config, fresh.id);
     ctx.body = toSelf(fresh) satisfies SelfUser;
   });
 
@@ -142,78 +138,74 @@ export function authRoutes(router: Router, { db, config, mailer }: AppDeps): voi
     ctx.body = { user } satisfies SessionResponse;
   });
 
-  router.post(
-    '/api/forgot-password',
-    keyedByHeader,
-    validate({ body: ForgotPasswordBody }),
-    async (ctx) => {
-      const { body } = input<z.infer<typeof ForgotPasswordBody>>(ctx);
-      // Counted for every address, known or not, so a 429 reveals nothing about accounts.
-      const what = 'Too many password reset requests';
-      await throttle(db, buckets.resetIp(ctx.ip), config.rateLimits.resetPerIp, what);
-      await throttle(db, buckets.resetEmail(body.email), config.rateLimits.resetPerEmail, what);
-      const user = await findUserByEmail(db, body.email);
-      // The same answer for every address, known or not, and never the link itself: whoever asks
-      // is not necessarily the owner (docs/security.md, "Reset and verification links").
-      const response: ForgotPasswordResponse = {
-        success: true,
-        message: mailer.delivers
-          ? 'If an account exists for that email, a reset link is on its way.'
-          : 'If an account exists for that email, a reset link was made. This server does not send e-mail: ask the person who runs it for your link.',
-      };
-      if (user) {
-        const token = await issueToken(db, user.id, 'reset', config.resetTokenTtlMs);
-        const welcome = user.passwordHash === null ? '&welcome=true' : '';
-        const link = `${config.publicUrl}/reset-password?token=${token}${welcome}`;
-        // Not awaited: a slow or failing mail server must neither reveal (by timing or a 500)
-        // that the account exists nor fail the request.
-        mailer
-          .send({
-            to: user.email,
-            subject: 'Reset your PingMe password',
-            text: `Hi ${user.firstName ?? 'there'},\n\nSet a new PingMe password here:\n${link}\n\nThe link works once and expires in ${Math.round(config.resetTokenTtlMs / 60_000)} minutes. If you did not ask for it, ignore this e-mail.`,
-          })
-          .catch((err: unknown) => ctx.log.error({ err }, 'reset mail failed'));
-      }
-      ctx.body = response;
-    },
-  );
+  router.post('/api/forgot-password', keyedByHeader, validate({ body: ForgotPasswordBody }), async (ctx) => {
+    const { body } = input<z.infer<typeof ForgotPasswordBody>>(ctx);
+    // Counted for every address, known or not, so a 429 reveals nothing about accounts; refused
+    // per e-mail only for the address that asked, so a stranger's requests block only the
+    // stranger (docs/security.md, "Password reset and verification requests").
+    const limits = config.rateLimits;
+    const what = 'Too many password reset requests';
+    await throttle(db, buckets.resetIp(ctx.ip), limits.resetPerIp, what);
+    await throttle(db, buckets.resetPair(body.email, ctx.ip), limits.resetPerEmailPerIp, what);
+    // Past the mails one address may receive, the answer is the same and nothing is sent: the
+    // links already sent still work.
+    const mail = await withinLimit(db, buckets.resetMails(body.email), limits.resetMailsPerEmail);
+    const user = mail ? await findUserByEmail(db, body.email) : undefined;
+    // The same answer for every address, known or not, and never the link itself: whoever asks
+    // is not necessarily the owner (docs/security.md, "Reset and verification links").
+    const response: ForgotPasswordResponse = {
+      success: true,
+      message: mailer.delivers
+        ? 'If an account exists for that email, a reset link is on its way.'
+        : 'If an account exists for that email, a reset link was made. This server does not send e-mail: ask the person who runs it for your link.',
+    };
+    if (user) {
+      const token = await issueToken(db, user.id, 'reset', config.resetTokenTtlMs);
+      const welcome = user.passwordHash === null ? '&welcome=true' : '';
+      const link = `${config.publicUrl}/reset-password?token=${token}${welcome}`;
+      // Not awaited: a slow or failing mail server must neither reveal (by timing or a 500)
+      // that the account exists nor fail the request.
+      mailer
+        .send({
+          to: user.email,
+          subject: 'Reset your PingMe password',
+          text: `Hi ${user.firstName ?? 'there'},\n\nSet a new PingMe password here:\n${link}\n\nThe link works once and expires in ${Math.round(config.resetTokenTtlMs / 60_000)} minutes. If you did not ask for it, ignore this e-mail.`,
+        })
+        .catch((err: unknown) => ctx.log.error({ err }, 'reset mail failed'));
+    }
+    ctx.body = response;
+  });
 
-  router.post(
-    '/api/reset-password',
-    keyedByHeader,
-    validate({ body: ResetPasswordBody }),
-    async (ctx) => {
-      const { body } = input<z.infer<typeof ResetPasswordBody>>(ctx);
-      const passwordHash = await hashPassword(body.password);
-      await mutate(ctx, db, async ({ trx }) => {
-        const userId = await redeemToken(trx, 'reset', body.token);
-        const before = await findUserById(trx, userId);
-        if (!before)
-          throw new AppError(
-            400,
-            'token_invalid',
-            'This password reset link is invalid or has expired',
-          );
-        // The link reached the address's owner: the address is proven.
-        const after = await updateUser(trx, userId, {
-          passwordHash,
-          passwordChangedAt: nowIso(),
-          emailVerified: 1,
-        });
-        await applyListedAdmin(trx, config, after);
-        // A password change ends every session of that person.
-        await destroyUserSessions(trx, userId);
-        return {
-          body: {
-            success: true,
-            isFirstTime: before.passwordHash === null,
-          } satisfies ResetPasswordResponse,
-        };
+  router.post('/api/reset-password', keyedByHeader, validate({ body: ResetPasswordBody }), async (ctx) => {
+    const { body } = input<z.infer<typeof ResetPasswordBody>>(ctx);
+    const passwordHash = await hashPassword(body.password);
+    await mutate(ctx, db, async ({ trx }) => {
+      const userId = await redeemToken(trx, 'reset', body.token);
+      const before = await findUserById(trx, userId);
+      if (!before)
+        throw new AppError(
+          400,
+          'token_invalid',
+          'This password reset link is invalid or has expired',
+        );
+      // The link reached the address's owner: the address is proven.
+      const after = await updateUser(trx, userId, {
+        passwordHash,
+        passwordChangedAt: nowIso(),
+        emailVerified: 1,
       });
-      if (ctx.session?.userId) signOut(ctx);
-    },
-  );
+      await applyListedAdmin(trx, config, after);
+      // A password change ends every session of that person.
+      await destroyUserSessions(trx, userId);
+      return {
+        body: {
+          success: true,
+          isFirstTime: before.passwordHash === null,
+        } satisfies ResetPasswordResponse,
+      };
+    });
+    if (ctx.session?.userId) signOut(ctx);
+  });
 
   router.get('/api/verify-email', validate({ query: VerifyEmailQuery }), async (ctx) => {
     const { query } = input<unknown, z.infer<typeof VerifyEmailQuery>>(ctx);
@@ -228,31 +220,34 @@ export function authRoutes(router: Router, { db, config, mailer }: AppDeps): voi
     } satisfies VerifyEmailResponse;
   });
 
-  router.post(
-    '/api/resend-verification',
-    keyedByHeader,
-    validate({ body: ResendVerificationBody }),
-    async (ctx) => {
-      const { body } = input<z.infer<typeof ResendVerificationBody>>(ctx);
-      const what = 'Too many verification e-mails requested';
-      await throttle(db, buckets.verifyIp(ctx.ip), config.rateLimits.verifyResendPerIp, what);
-      await throttle(
-        db,
-        buckets.verifyEmail(body.email),
-        config.rateLimits.verifyResendPerEmail,
-        what,
+  router.post('/api/resend-verification', keyedByHeader, validate({ body: ResendVerificationBody }), async (ctx) => {
+    const { body } = input<z.infer<typeof ResendVerificationBody>>(ctx);
+    // The same shape as the reset requests above.
+    const limits = config.rateLimits;
+    const what = 'Too many verification e-mails requested';
+    await throttle(db, buckets.verifyIp(ctx.ip), limits.verifyResendPerIp, what);
+    await throttle(
+      db,
+      buckets.verifyPair(body.email, ctx.ip),
+      limits.verifyResendPerEmailPerIp,
+      what,
+    );
+    const mail = await withinLimit(
+      db,
+      buckets.verifyMails(body.email),
+      limits.verifyResendMailsPerEmail,
+    );
+    const user = mail ? await findUserByEmail(db, body.email) : undefined;
+    // Not awaited, for the same reasons as the reset mail.
+    if (user && user.emailVerified !== 1) {
+      sendVerification(user.id, user.email, user.firstName).catch((err: unknown) =>
+        ctx.log.error({ err }, 'verification mail failed'),
       );
-      const user = await findUserByEmail(db, body.email);
-      // Not awaited, for the same reasons as the reset mail.
-      if (user && user.emailVerified !== 1) {
-        sendVerification(user.id, user.email, user.firstName).catch((err: unknown) =>
-          ctx.log.error({ err }, 'verification mail failed'),
-        );
-      }
-      ctx.body = {
-        success: true,
-        message: 'If that account still needs verifying, a new link is on its way.',
-      };
-    },
-  );
+    }
+    ctx.body = {
+      success: true,
+      message: 'If that account still needs verifying, a new link is on its way.',
+    };
+  });
+
 }

@@ -304,6 +304,16 @@ describe('Continue with Google', () => {
     expect(reset.body).toEqual({ success: true, isFirstTime: true });
   });
 
+  it('applies the sign-up name rules to the provider’s names: NFC, no bidi controls, none when invisible', async () => {
+    const a = account({ given_name: 'Zoe\u0308\u202E', family_name: '\u200B\u2060' });
+    const browser = new Browser();
+    await continueWithGoogle(browser, server, op, a.sub);
+    const me = await currentUser(browser, server);
+    expect(me.status).toBe(200);
+    expect(me.body.firstName).toBe('Zo\u00eb');
+    expect(me.body.lastName).toBeNull();
+  });
+
   it('signs the same Google identity into the same account next time', async () => {
     const a = account();
     const first = new Browser();

@@ -6,7 +6,7 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { LIMITS } from '@pingme/shared';
+import { FirstName, LastName, LIMITS, cleanName } from '@pingme/shared';
 import type { AppDeps } from '../deps';
 import { findUserByEmail, findUserByGoogleSub, updateUser } from '../db/users';
 import { applyListedAdmin, createUser, PRE_AUTH_SESSION_MS, signIn } from '../services/accounts';
@@ -32,6 +32,25 @@ export const OAUTH_MESSAGES = {
 
 /** A refusal whose message is shown to the person. */
 class SignInRefused extends Error {}
+
+/**
+ * A name the provider gave, by the same rules as a sign-up's (NFC, no bidirectional controls, a
+ * visible character), cut to fit; null when nothing visible is left.
+ */
+function providerName(
+  schema: typeof FirstName | typeof LastName,
+  raw: string | undefined,
+  max: number,
+): string | null {
+  if (raw === undefined) return null;
+  let fitted = '';
+  for (const ch of cleanName(raw).trim()) {
+    if (fitted.length + ch.length > max) break;
+    fitted += ch;
+  }
+  const parsed = schema.safeParse(fitted);
+  return parsed.success ? parsed.data : null;
+}
 
 function fail(ctx: Context, message: string): void {
   ctx.redirect(`/auth?error=${encodeURIComponent(message)}`);
@@ -66,8 +85,8 @@ export function oauthRoutes(router: Router, { db, config }: AppDeps): void {
       }
       const created = await createUser(trx, config, {
         email: identity.email,
-        firstName: identity.givenName?.slice(0, LIMITS.firstName) ?? null,
-        lastName: identity.familyName?.slice(0, LIMITS.lastName) ?? null,
+        firstName: providerName(FirstName, identity.givenName, LIMITS.firstName),
+        lastName: providerName(LastName, identity.familyName, LIMITS.lastName),
         passwordHash: null,
         emailVerified: 1,
         googleSub: identity.sub,

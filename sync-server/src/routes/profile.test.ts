@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isValidUsername } from '@pingme/shared';
+import { gzipSync } from 'node:zlib';
+import { PHOTO_REMOVAL_ONLY, isValidUsername, smallPhotoUrl } from '@pingme/shared';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   makeFriends,
@@ -9,6 +11,7 @@ import {
   type MadeUser,
   type TestServer,
 } from '../../test/harness';
+import { gpsOf, phonePhoto, polyglot, SCRIPT } from '../../test/photos';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -22,6 +25,19 @@ const PNG = Buffer.from(
 );
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
 const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
+
+/** PUT /api/profile/photo with the file itself as the body. */
+function uploadPhoto(
+  u: MadeUser,
+  bytes: Buffer,
+  type = 'image/png',
+  headers: Record<string, string> = {},
+) {
+  return u.client.request('PUT', '/api/profile/photo', undefined, {
+    raw: bytes,
+    headers: { 'content-type': type, ...headers },
+  });
+}
 const NOT_AN_IMAGE = 'Please choose an image file (JPG, PNG, GIF).';
 const HANDLE_RULE = 'Usernames are 3-30 characters of a-z, 0-9 and _';
 
@@ -166,36 +182,27 @@ describe('POST /api/user/complete-onboarding', () => {
     expect(me.body).toMatchObject({ handle, onboardingCompleted: true });
   });
 
-  it('stores a photo sent during setup', async () => {
+  it('takes no photo inside JSON: a data URL is refused, the photo has its own route', async () => {
     const a = await makeUser(server);
     const res = await a.client.post('/api/user/complete-onboarding', {
       handle: freshHandle('photo'),
-      profileImageUrl: dataUrl('image/jpeg', JPEG),
+      profileImageUrl: dataUrl('image/png', PNG),
     });
-    expect(res.status).toBe(200);
-    expect(res.body.profileImageUrl).toMatch(/^\/uploads\/[0-9a-f-]{36}\.jpg$/);
-    const served = await fetch(server.url + res.body.profileImageUrl);
-    expect(served.status).toBe(200);
-    expect(served.headers.get('content-type')).toBe('image/jpeg');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(PHOTO_REMOVAL_ONLY);
+    expect((await a.client.get('/api/user')).body.onboardingCompleted).toBe(false);
   });
 
-  it("answers 409 'Username not available' for someone else's handle, changes nothing and keeps no photo", async () => {
+  it("answers 409 'Username not available' for someone else's handle and changes nothing", async () => {
     const owner = await makeUser(server);
     const handle = freshHandle('dup');
     await owner.client.post('/api/user/complete-onboarding', { handle });
     const a = await makeUser(server);
-    const before = uploads();
-    const res = await a.client.post('/api/user/complete-onboarding', {
-      handle,
-      bio: 'x',
-      profileImageUrl: dataUrl('image/png', PNG),
-    });
+    const res = await a.client.post('/api/user/complete-onboarding', { handle, bio: 'x' });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: 'Username not available', code: 'handle_taken' });
     const me = await a.client.get('/api/user');
     expect(me.body).toMatchObject({ handle: null, bio: null, onboardingCompleted: false });
-    // The file written before the transaction was removed when it rolled back.
-    expect(uploads()).toEqual(before);
   });
 
   it.each([
@@ -206,7 +213,7 @@ describe('POST /api/user/complete-onboarding', () => {
     [{ handle: 'okhandle', bio: 'b'.repeat(151) }, 'Bio must be at most 150 characters'],
     [{ handle: 'okhandle', location: 'l'.repeat(101) }, 'Location must be at most 100 characters'],
     [{ handle: 'okhandle', location: ['Berlin'] }, 'Location must be text'],
-    [{ handle: 'okhandle', profileImageUrl: 'https://x.test/a.png' }, NOT_AN_IMAGE],
+    [{ handle: 'okhandle', profileImageUrl: 'https://x.test/a.png' }, PHOTO_REMOVAL_ONLY],
     [{ handle: 'okhandle', isAdmin: true }, 'Unknown field: isAdmin'],
   ])('refuses %j with "%s"', async (body, message) => {
     const a = await makeUser(server);
@@ -280,6 +287,26 @@ describe('PUT /api/profile/update', () => {
     expect((await a.client.get('/api/user')).body).toMatchObject(body);
   });
 
+  it('strips bidirectional controls from a handle and stores texts in NFC', async () => {
+    const a = await makeUser(server);
+    const handle = freshHandle('bidi');
+    const res = await a.client.put('/api/profile/update', {
+      handle: `\u202E${handle}\u2066`,
+      bio: 'cafe\u0301',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.handle).toBe(handle);
+    expect(res.body.bio).toBe('caf\u00e9');
+    // Setup takes the same rule.
+    const b = await makeUser(server);
+    const other = freshHandle('bidi2');
+    const done = await b.client.post('/api/user/complete-onboarding', {
+      handle: `${other.slice(0, 2)}\u200F${other.slice(2)}`,
+    });
+    expect(done.status).toBe(200);
+    expect(done.body.handle).toBe(other);
+  });
+
   it('clears a field with an empty string and leaves absent fields alone', async () => {
     const a = await makeUser(server);
     await a.client.put('/api/profile/update', {
@@ -321,8 +348,8 @@ describe('PUT /api/profile/update', () => {
     [{ rateLimitPerDay: 1001 }, 'Daily ping limit must be at most 1000'],
     [{ rateLimitPerDay: 2.5 }, 'Daily ping limit must be a whole number'],
     [{ rateLimitPerDay: '50' }, 'Daily ping limit must be a number'],
-    [{ profileImageUrl: 42 }, NOT_AN_IMAGE],
-    [{ profileImageUrl: 'data:text/plain;base64,aGVsbG8=' }, NOT_AN_IMAGE],
+    [{ profileImageUrl: 42 }, PHOTO_REMOVAL_ONLY],
+    [{ profileImageUrl: 'data:image/png;base64,iVBORw0KGgo=' }, PHOTO_REMOVAL_ONLY],
     [{ email: 'me@x.test' }, 'Unknown field: email'],
     [{ isAdmin: true }, 'Unknown field: isAdmin'],
   ])('refuses %j with "%s" and changes nothing', async (body, message) => {
@@ -416,48 +443,81 @@ describe('PUT /api/profile/update', () => {
   });
 });
 
-describe('profile photos', () => {
-  async function setPhoto(u: MadeUser, url: string) {
-    return u.client.put('/api/profile/update', { profileImageUrl: url });
-  }
-
-  it('stores a PNG declared as image/jpeg as .png and serves it as image/png', async () => {
+describe('PUT /api/profile/photo', () => {
+  it('re-encodes any image (a PNG declared as image/jpeg) to square WebP at 264 and 96 px', async () => {
     const a = await makeUser(server);
-    const res = await setPhoto(a, dataUrl('image/jpeg', PNG));
+    const res = await uploadPhoto(a, PNG, 'image/jpeg');
     expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: a.id, email: a.email });
     const url: string = res.body.profileImageUrl;
-    expect(url).toMatch(/^\/uploads\/[0-9a-f-]{36}\.png$/);
-    const file = path.join(server.config.uploadsDir, path.basename(url));
-    expect(readFileSync(file).equals(PNG)).toBe(true);
-    const served = await fetch(server.url + url);
-    expect(served.status).toBe(200);
-    expect(served.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+    expect(url).toMatch(/^\/uploads\/[0-9a-f-]{36}\.webp$/);
+    for (const [served, px] of [
+      [url, 264],
+      [smallPhotoUrl(url)!, 96],
+    ] as const) {
+      const got = await fetch(server.url + served);
+      expect(got.status).toBe(200);
+      expect(got.headers.get('content-type')).toBe('image/webp');
+      const meta = await sharp(Buffer.from(await got.arrayBuffer())).metadata();
+      expect(meta).toMatchObject({ format: 'webp', width: px, height: px });
+    }
+    expect((await a.client.get('/api/user')).body.profileImageUrl).toBe(url);
+  });
+
+  it('serves a phone photo back without its EXIF GPS position (or any metadata)', async () => {
+    const a = await makeUser(server);
+    const photo = await phonePhoto();
+    expect(await gpsOf(photo)).toMatchObject({ GPSLatitudeRef: 'N' });
+    const res = await uploadPhoto(a, photo, 'image/jpeg');
+    expect(res.status).toBe(200);
+    for (const served of [res.body.profileImageUrl, smallPhotoUrl(res.body.profileImageUrl)!]) {
+      const bytes = Buffer.from(await (await fetch(server.url + served)).arrayBuffer());
+      expect(await gpsOf(bytes)).toBeUndefined();
+      expect((await sharp(bytes).metadata()).exif).toBeUndefined();
+    }
+  });
+
+  it('never serves back a script appended after a valid image (polyglot)', async () => {
+    const a = await makeUser(server);
+    const res = await uploadPhoto(a, polyglot(await phonePhoto(300, 300)), 'image/jpeg');
+    expect(res.status).toBe(200);
+    for (const served of [res.body.profileImageUrl, smallPhotoUrl(res.body.profileImageUrl)!]) {
+      const bytes = Buffer.from(await (await fetch(server.url + served)).arrayBuffer());
+      expect(bytes.includes('<script')).toBe(false);
+      expect(bytes.includes(SCRIPT)).toBe(false);
+    }
+    const onDisk = uploads().map((f) => readFileSync(path.join(server.config.uploadsDir, f)));
+    expect(onDisk.some((b) => b.includes(SCRIPT))).toBe(false);
+  });
+
+  it('refuses an image that cannot be decoded behind its magic bytes (400), storing nothing', async () => {
+    const a = await makeUser(server);
+    const before = uploads();
+    const res = await uploadPhoto(a, JPEG, 'image/jpeg');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: 'That image could not be read. Please choose another JPG, PNG or GIF.',
+      code: 'validation_failed',
+    });
+    expect(uploads()).toEqual(before);
   });
 
   it('refuses a text file declared as image/png and stores nothing', async () => {
     const a = await makeUser(server);
     const before = uploads();
-    const res = await setPhoto(a, dataUrl('image/png', Buffer.from('I am only text, honestly.')));
+    const res = await uploadPhoto(a, Buffer.from('I am only text, honestly.'), 'image/png');
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe(NOT_AN_IMAGE);
+    expect(res.body).toEqual({ error: NOT_AN_IMAGE, code: 'validation_failed' });
     expect(uploads()).toEqual(before);
     expect((await a.client.get('/api/user')).body.profileImageUrl).toBeNull();
   });
 
-  it('refuses malformed base64 with a 400', async () => {
-    const a = await makeUser(server);
-    const res = await setPhoto(a, 'data:image/png;base64,iVBOR$w0K!!');
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/not valid base64/);
-  });
-
-  it('refuses a 6 MB image with 413 and the spec sentence', async () => {
+  it('refuses a 6 MB upload with 413 and the spec sentence, and stores nothing', async () => {
     const a = await makeUser(server);
     const big = Buffer.alloc(6_000_000);
     PNG.copy(big);
     const before = uploads();
-    const res = await setPhoto(a, dataUrl('image/png', big));
+    const res = await uploadPhoto(a, big);
     expect(res.status).toBe(413);
     expect(res.body).toEqual({
       error: 'File too large - Please select an image smaller than 5MB',
@@ -466,17 +526,39 @@ describe('profile photos', () => {
     expect(uploads()).toEqual(before);
   });
 
+  it('refuses a compressed upload (415): its size on the wire is not its size', async () => {
+    const a = await makeUser(server);
+    const res = await a.client.request('PUT', '/api/profile/photo', undefined, {
+      raw: gzipSync(PNG),
+      headers: { 'content-type': 'image/png', 'content-encoding': 'gzip' },
+    });
+    expect(res.status).toBe(415);
+    expect(res.body.code).toBe('unsupported_media_type');
+  });
+
+  it('is 401 when signed out', async () => {
+    const res = await server.client().request('PUT', '/api/profile/photo', undefined, {
+      raw: PNG,
+      headers: { 'content-type': 'image/png' },
+    });
+    expect(res.status).toBe(401);
+    expect(res.body.error).toContain('Unauthorized');
+  });
+
   it('deletes the old file when the photo is replaced, and sets null when removed', async () => {
     const a = await makeUser(server);
-    const first = (await setPhoto(a, dataUrl('image/png', PNG))).body.profileImageUrl as string;
-    const firstFile = path.join(server.config.uploadsDir, path.basename(first));
-    expect(existsSync(firstFile)).toBe(true);
-    const second = (await setPhoto(a, dataUrl('image/jpeg', JPEG))).body.profileImageUrl as string;
-    expect(second).toMatch(/\.jpg$/);
+    const first = (await uploadPhoto(a, PNG)).body.profileImageUrl as string;
+    const firstFiles = [first, smallPhotoUrl(first)!].map((u) =>
+      path.join(server.config.uploadsDir, path.basename(u)),
+    );
+    expect(firstFiles.every((f) => existsSync(f))).toBe(true);
+    const jpeg = await phonePhoto(200, 200);
+    const second = (await uploadPhoto(a, jpeg, 'image/jpeg')).body.profileImageUrl as string;
     expect(second).not.toBe(first);
-    expect(existsSync(firstFile)).toBe(false);
+    expect(firstFiles.some((f) => existsSync(f))).toBe(false);
     expect((await fetch(server.url + first)).status).not.toBe(200);
     const secondFile = path.join(server.config.uploadsDir, path.basename(second));
+    const secondSmall = path.join(server.config.uploadsDir, path.basename(smallPhotoUrl(second)!));
     expect(existsSync(secondFile)).toBe(true);
 
     // Other edits leave the photo alone.
@@ -484,23 +566,34 @@ describe('profile photos', () => {
     expect(edit.body.profileImageUrl).toBe(second);
     expect(existsSync(secondFile)).toBe(true);
 
-    const removed = await setPhoto(a, '');
+    const removed = await a.client.put('/api/profile/update', { profileImageUrl: '' });
     expect(removed.status).toBe(200);
     expect(removed.body.profileImageUrl).toBeNull();
     expect(existsSync(secondFile)).toBe(false);
+    expect(existsSync(secondSmall)).toBe(false);
     expect((await a.client.get('/api/user')).body.profileImageUrl).toBeNull();
   });
 
-  it('does not write a second file when a photo upload is replayed', async () => {
+  it('does not write a second file when an upload is replayed with its Idempotency-Key', async () => {
     const a = await makeUser(server);
     const headers = { 'Idempotency-Key': `photo-${a.id}` };
-    const body = { profileImageUrl: dataUrl('image/png', PNG) };
-    const first = await a.client.put('/api/profile/update', body, { headers });
+    const first = await uploadPhoto(a, PNG, 'image/png', headers);
+    expect(first.status).toBe(200);
     const count = uploads().length;
-    const again = await a.client.put('/api/profile/update', body, { headers });
+    const again = await uploadPhoto(a, PNG, 'image/png', headers);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.profileImageUrl).toBe(first.body.profileImageUrl);
     expect(uploads().length).toBe(count);
+  });
+
+  it("tells the person's friends (a 'user' change), like any profile edit", async () => {
+    const a = await makeUser(server);
+    const f = await makeUser(server);
+    await makeFriends(a, f);
+    const since = await maxSeq();
+    expect((await uploadPhoto(a, PNG)).status).toBe(200);
+    const told = (await userChanges(a.id, since)).map((c) => c.userId).sort();
+    expect(told).toEqual([a.id, f.id].sort());
   });
 });
 

@@ -14,7 +14,11 @@ import {
 import type { AppDeps } from '../deps';
 import { isHandleTaken, takenHandles } from '../db/people';
 import { currentUser, requireUser } from '../middleware/auth';
+import { keyed, mutate } from '../middleware/idempotency';
+import { uploadBody } from '../middleware/upload';
 import { input, validate } from '../middleware/validate';
+import { setPhoto } from '../mutations/profile';
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, saveImage } from '../services/images';
 
 const SUFFIX_WORDS = ['pings', 'hq', 'here', 'xo', 'real', 'now', 'vibes', 'daily', 'online'];
 
@@ -70,6 +74,31 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
       }
       ctx.set('Cache-Control', 'no-store');
       ctx.body = { available, handle, suggestions } satisfies UsernameCheckResponse;
+    },
+  );
+
+  /**
+   * A new profile photo: the file itself as the body (any image Content-Type; the bytes decide),
+   * read only for a signed-in person, within MAX_IMAGE_BYTES and a cap on uploads at once
+   * (middleware/upload.ts). It is re-encoded before the change's transaction (services/images.ts);
+   * the answer is the updated SelfUser, like profile.update. Not a named mutation: a device
+   * uploads a photo while online, it never waits in the outbox.
+   */
+  router.put(
+    '/api/profile/photo',
+    requireUser(db),
+    uploadBody({
+      limit: MAX_IMAGE_BYTES,
+      maxConcurrent: deps.config.uploadMaxConcurrent,
+      tooLargeMessage: IMAGE_TOO_LARGE,
+    }),
+    keyed(db),
+    async (ctx) => {
+      const stored = await saveImage(deps.config.uploadsDir, ctx.state.upload as Buffer);
+      const me = currentUser(ctx);
+      await mutate(ctx, db, (uow) =>
+        setPhoto({ ...uow, me, config: deps.config, ip: ctx.ip }, stored.url),
+      );
     },
   );
 }

@@ -85,9 +85,10 @@ export function pushRoutes(router: Router, { db, config }: AppDeps): void {
 
   router.delete(
     '/api/push/subscribe',
-    keyedByHeader,
-    deleteBody,
     signedIn,
+    // The body is read once the session is known (docs/security.md), then keyed by it.
+    deleteBody,
+    keyedByHeader,
     validate({ body: PushUnsubscribeBody }),
     async (ctx) => {
       const { body } = input<PushUnsubscribeBody>(ctx);

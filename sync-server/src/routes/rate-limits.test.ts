@@ -10,9 +10,9 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({
     SIGNUP_MAX_PER_IP: '3',
-    RESET_MAX_PER_EMAIL: '2',
+    RESET_MAX_PER_EMAIL_PER_IP: '2',
     RESET_MAX_PER_IP: '5',
-    VERIFY_RESEND_MAX_PER_EMAIL: '2',
+    VERIFY_RESEND_MAX_PER_EMAIL_PER_IP: '2',
     VERIFY_RESEND_MAX_PER_IP: '5',
     SEARCH_MAX_PER_USER: '4',
     SEARCH_WINDOW_MINUTES: '1',
@@ -94,8 +94,8 @@ describe('sign-up, per address (SIGNUP_MAX_PER_IP=3)', () => {
   });
 });
 
-describe('password reset requests (RESET_MAX_PER_EMAIL=2, RESET_MAX_PER_IP=5)', () => {
-  it('limits one e-mail, known or not, with the same answer', async () => {
+describe('password reset requests (RESET_MAX_PER_EMAIL_PER_IP=2, RESET_MAX_PER_IP=5)', () => {
+  it('limits one e-mail from one address, known or not, with the same answer', async () => {
     await resetBuckets();
     const known = await makeUser(server);
     for (const email of [known.email, 'nobody-here@example.test']) {
@@ -122,8 +122,8 @@ describe('password reset requests (RESET_MAX_PER_EMAIL=2, RESET_MAX_PER_IP=5)', 
   });
 });
 
-describe('verification resend (VERIFY_RESEND_MAX_PER_EMAIL=2, _PER_IP=5)', () => {
-  it('limits one e-mail, then one address', async () => {
+describe('verification resend (VERIFY_RESEND_MAX_PER_EMAIL_PER_IP=2, _PER_IP=5)', () => {
+  it('limits one e-mail from one address, then the address', async () => {
     await resetBuckets();
     const email = 'verify-me@example.test';
     for (let i = 0; i < 2; i++) {
@@ -205,14 +205,18 @@ describe('reports (REPORT_MAX_PER_USER=2)', () => {
   });
 });
 
-describe('sign-in (existing: LOGIN_MAX_FAILURES_PER_*)', () => {
-  it('keeps its own buckets in the same table', async () => {
+describe('sign-in (services/sign-in-throttle.ts; its model: routes/sign-in-throttle.test.ts)', () => {
+  it('keeps its counts in the same table, so they outlive a restart', async () => {
     await resetBuckets();
     const a = await makeUser(server);
     await server.client().post('/api/login', { email: a.email, password: 'wrong-one' });
     const buckets = await db().selectFrom('rateLimits').select('bucket').execute();
     expect(buckets.map((b) => b.bucket)).toEqual(
-      expect.arrayContaining([`login:account:${a.email}`, 'login:ip:127.0.0.1']),
+      expect.arrayContaining([
+        `login:pair:${a.email}|127.0.0.1`,
+        `login:account:${a.email}`,
+        'login:ip:127.0.0.1',
+      ]),
     );
   });
 });

@@ -3,6 +3,8 @@
  * security headers, cookie flags on http and behind an https proxy, body size limits per route,
  * and uploads judged by their bytes.
  */
+import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   makeFriends,
@@ -19,6 +21,183 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const EVIL = { origin: 'https://evil.example' };
+const CSRF_TEXT = 'This request did not come from the PingMe app';
+
+const PNG_1PX = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Reads one HTTP answer from a raw socket (status, lower-cased headers, the body so far). */
+function readAnswer(socket: net.Socket): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    let raw = '';
+    const done = () => {
+      const end = raw.indexOf('\r\n\r\n');
+      if (end < 0) return false;
+      const [statusLine, ...lines] = raw.slice(0, end).split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const i = line.indexOf(':');
+        headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+      }
+      const length = Number(headers['content-length'] ?? NaN);
+      const body = raw.slice(end + 4);
+      if (Number.isFinite(length) && Buffer.byteLength(body) < length) return false;
+      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body });
+      return true;
+    };
+    socket.on('data', (chunk: Buffer) => {
+      raw += chunk.toString('latin1');
+      done();
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      if (!done()) reject(new Error(`the connection closed without an answer: ${raw}`));
+    });
+  });
+}
+
+/**
+ * Announces a body of `length` bytes, sends its first kilobyte, and waits: the answer can only
+ * come from a server that did not wait for the rest.
+ */
+async function partialRequest(
+  port: number,
+  method: string,
+  path: string,
+  length: number,
+  headers: Record<string, string>,
+): Promise<RawAnswer> {
+  const socket = net.connect(port, '127.0.0.1');
+  try {
+    const head = [
+      `${method} ${path} HTTP/1.1`,
+      `Host: 127.0.0.1:${port}`,
+      `Content-Length: ${length}`,
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      '',
+      '',
+    ].join('\r\n');
+    const answer = readAnswer(socket);
+    socket.write(head);
+    socket.write(Buffer.alloc(1024, 0x20));
+    return await answer;
+  } finally {
+    socket.destroy();
+  }
+}
+
+/** What endlessUpload would send at most, were it never answered. */
+const ENDLESS_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * Streams a chunked upload (no Content-Length) 64 KB at a time until the server answers;
+ * answers that answer and how many bytes had been handed to the socket by then.
+ */
+async function endlessUpload(
+  port: number,
+  path: string,
+  cookie: string,
+): Promise<RawAnswer & { sent: number }> {
+  const socket = net.connect(port, '127.0.0.1');
+  let answered = false;
+  let sent = 0;
+  try {
+    const answer = readAnswer(socket).finally(() => (answered = true));
+    socket.write(
+      [
+        `PUT ${path} HTTP/1.1`,
+        `Host: 127.0.0.1:${port}`,
+        'Transfer-Encoding: chunked',
+        'Content-Type: image/jpeg',
+        `Cookie: ${cookie}`,
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    const chunk = Buffer.alloc(64 * 1024, 0xff);
+    const frame = Buffer.concat([
+      Buffer.from(`${chunk.length.toString(16)}\r\n`),
+      chunk,
+      Buffer.from('\r\n'),
+    ]);
+    socket.on('error', () => undefined);
+    while (!answered && !socket.destroyed && sent < ENDLESS_LIMIT) {
+      sent += chunk.length;
+      if (!socket.write(frame)) {
+        await Promise.race([
+          new Promise((r) => socket.once('drain', r)),
+          new Promise((r) => socket.once('close', r)),
+          answer.catch(() => undefined),
+        ]);
+      }
+    }
+    return { ...(await answer), sent };
+  } finally {
+    socket.destroy();
+  }
+}
+
+/** An upload whose headers and first byte are sent; `finish` sends the rest and reads the answer. */
+async function openUpload(port: number, cookie: string, bytes: Buffer) {
+  const socket = net.connect(port, '127.0.0.1');
+  await new Promise((r) => socket.once('connect', r));
+  const answer = readAnswer(socket);
+  socket.write(
+    [
+      'PUT /api/profile/photo HTTP/1.1',
+      `Host: 127.0.0.1:${port}`,
+      `Content-Length: ${bytes.length}`,
+      'Content-Type: image/png',
+      `Cookie: ${cookie}`,
+      '',
+      '',
+    ].join('\r\n'),
+  );
+  socket.write(bytes.subarray(0, 1));
+  return {
+    async finish() {
+      socket.write(bytes.subarray(1));
+      try {
+        return await answer;
+      } finally {
+        socket.destroy();
+      }
+    },
+  };
+}
+
+/** Waits (polling) until `condition` holds; the test's own timeout bounds it. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((r) => setTimeout(r, 10));
+}
+
+/** A request with any Host header (fetch does not let a caller choose it). */
+function rawRequest(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 const db = () => server.database.db;
 
 async function promptCount(userId: string) {
@@ -109,6 +288,83 @@ describe('CSRF: mutating requests must come from the app’s own origin', () => 
       expect(res.status).toBe(201);
     } finally {
       await other.stop();
+    }
+  });
+
+  it('refuses Host: evil.example with Origin: http://evil.example (the Host header is not trusted)', async () => {
+    const before = await promptCount(a.id);
+    const res = await rawRequest(
+      server.port,
+      'POST',
+      '/api/prompts',
+      {
+        host: 'evil.example',
+        origin: 'http://evil.example',
+        cookie: a.client.cookieHeader,
+        'content-type': 'application/json',
+      },
+      JSON.stringify({ text: 'Ping me when rebound' }),
+    );
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.text)).toEqual({ error: CSRF_TEXT, code: 'forbidden' });
+    expect(await promptCount(a.id)).toBe(before);
+  });
+
+  it('allows the request’s own loopback or LAN IP origin only while PUBLIC_URL is loopback', async () => {
+    const body = JSON.stringify({ text: 'Ping me from the LAN' });
+    const lan = {
+      host: `192.168.1.20:${server.port}`,
+      origin: `http://192.168.1.20:${server.port}`,
+    };
+    const headers = { cookie: a.client.cookieHeader, 'content-type': 'application/json' };
+    // The default PUBLIC_URL (http://localhost:PORT): a phone on the LAN reaches the server by IP.
+    expect(
+      (await rawRequest(server.port, 'POST', '/api/prompts', { ...headers, ...lan }, body)).status,
+    ).toBe(201);
+    const hosted = await startTestServer({ PUBLIC_URL: 'https://pingme.example' });
+    try {
+      const b = await makeUser(hosted);
+      const res = await rawRequest(
+        hosted.port,
+        'POST',
+        '/api/prompts',
+        {
+          cookie: b.client.cookieHeader,
+          'content-type': 'application/json',
+          host: `127.0.0.1:${hosted.port}`,
+          origin: `http://127.0.0.1:${hosted.port}`,
+        },
+        body,
+      );
+      expect(res.status).toBe(403);
+    } finally {
+      await hosted.stop();
+    }
+  });
+
+  it('allows the origins listed in ALLOWED_ORIGINS, and no others', async () => {
+    const hosted = await startTestServer({
+      PUBLIC_URL: 'https://pingme.example',
+      ALLOWED_ORIGINS: 'https://m.pingme.example, https://pingme.example:8443',
+    });
+    try {
+      const c = hosted.client();
+      const register = (origin: string, n: number) =>
+        c.post(
+          '/api/register',
+          {
+            email: `origins${n}@example.test`,
+            password: 'secret12',
+            firstName: 'O',
+            lastName: 'K',
+          },
+          { headers: { origin } },
+        );
+      expect((await register('https://m.pingme.example', 1)).status).toBe(201);
+      expect((await register('https://pingme.example:8443', 2)).status).toBe(201);
+      expect((await register('https://other.pingme.example', 3)).status).toBe(403);
+    } finally {
+      await hosted.stop();
     }
   });
 
@@ -285,15 +541,19 @@ describe('body size limits per route', () => {
     expect((await a.client.post('/api/prompts', { text: 'ok', pad: big(1024) })).status).toBe(400);
   });
 
-  it('8 MB for the photo routes: a 1 MB body is read (and judged), 9 MB is 413', async () => {
-    const ok = await a.client.put('/api/profile/update', { bio: 'x', pad: big(1024 * 1024) });
-    expect(ok.status).toBe(400); // read, then refused for its unknown field
-    expect(ok.body.error).toBe('Unknown field: pad');
-    const tooBig = await a.client.put('/api/profile/update', { bio: big(9 * 1024 * 1024) });
-    expect(tooBig.status).toBe(413);
+  it('64 KB for the profile and setup routes too: the 8 MB JSON path is gone', async () => {
+    for (const [method, path] of [
+      ['PUT', '/api/profile/update'],
+      ['POST', '/api/user/complete-onboarding'],
+    ] as const) {
+      const res = await a.client.request(method, path, { bio: big(1024 * 1024) });
+      expect(res.status).toBe(413);
+      expect(res.body.code).toBe('payload_too_large');
+    }
+    expect((await a.client.get('/api/user')).body.bio).toBeNull();
   });
 
-  it('2 MB for the batch: 100 KB is read, 3 MB is 413', async () => {
+  it('1 MB for the batch: 100 KB is read, 1.5 MB is 413', async () => {
     const entry = (i: number, pad: number) => ({
       idempotencyKey: `size-${i}`,
       method: 'POST',
@@ -304,8 +564,103 @@ describe('body size limits per route', () => {
     expect(ok.status).toBe(200);
     // The entry itself is over its own route's 64 KB when replayed inside.
     expect(ok.body.results[0].status).toBe(413);
-    const tooBig = await a.client.post('/api/sync/batch', { entries: [entry(2, 3 * 1024 * 1024)] });
+    const tooBig = await a.client.post('/api/sync/batch', {
+      entries: [entry(2, 1536 * 1024)],
+    });
     expect(tooBig.status).toBe(413);
+  });
+});
+
+describe('no body is read before the session is checked (audit 3)', () => {
+  let a: MadeUser;
+  beforeAll(async () => {
+    a = await makeUser(server);
+  });
+  const ALMOST_8_MB = 7_900_000;
+
+  it.each([
+    ['PUT', '/api/profile/update'],
+    ['POST', '/api/user/complete-onboarding'],
+    ['POST', '/api/sync/batch'],
+    ['PUT', '/api/profile/photo'],
+  ])(
+    'answers %s %s without a cookie 401 after 1 KB of an announced 7.9 MB body, and closes',
+    async (method, path) => {
+      const res = await partialRequest(server.port, method, path, ALMOST_8_MB, {
+        'content-type': path.endsWith('photo') ? 'image/jpeg' : 'application/json',
+      });
+      // Answered while the client had sent 1 KB and was waiting: nothing more was read.
+      expect(res.status).toBe(401);
+      expect(res.headers.connection).toBe('close');
+    },
+    15_000,
+  );
+
+  it('refuses a signed-in 7.9 MB JSON body at once (413): no route reads more than 64 KB of JSON', async () => {
+    const res = await partialRequest(server.port, 'PUT', '/api/profile/update', ALMOST_8_MB, {
+      'content-type': 'application/json',
+      cookie: a.client.cookieHeader,
+    });
+    expect(res.status).toBe(413);
+  }, 15_000);
+
+  it('refuses a photo whose Content-Length is over 5 MB before reading it (413)', async () => {
+    const res = await partialRequest(server.port, 'PUT', '/api/profile/photo', 6_000_000, {
+      'content-type': 'image/jpeg',
+      cookie: a.client.cookieHeader,
+    });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toEqual({
+      error: 'File too large - Please select an image smaller than 5MB',
+      code: 'payload_too_large',
+    });
+    expect(res.headers.connection).toBe('close');
+  }, 15_000);
+
+  it('abandons a photo sent without a length as soon as it passes 5 MB', async () => {
+    const res = await endlessUpload(server.port, '/api/profile/photo', a.client.cookieHeader);
+    expect(res.status).toBe(413);
+    // The client kept writing until the answer came: far less than it would have sent.
+    expect(res.sent).toBeLessThan(ENDLESS_LIMIT);
+  }, 30_000);
+});
+
+describe('large uploads at once are capped (UPLOAD_MAX_CONCURRENT)', () => {
+  it('answers the upload beyond the cap 503 with Retry-After, and takes uploads again once they end', async () => {
+    const s = await startTestServer({ UPLOAD_MAX_CONCURRENT: '2' });
+    try {
+      const u = await makeUser(s);
+      const cookie = u.client.cookieHeader;
+      const png = PNG_1PX;
+      // Which uploads the server is reading (a reader attached to the request stream).
+      const uploads: http.IncomingMessage[] = [];
+      s.http.on('request', (req: http.IncomingMessage) => {
+        if (req.url === '/api/profile/photo') uploads.push(req);
+      });
+      const reading = () => uploads.filter((r) => r.listenerCount('data') > 0).length;
+      // Two uploads under way: their headers are in, their bodies still coming.
+      const slow = [await openUpload(s.port, cookie, png), await openUpload(s.port, cookie, png)];
+      await until(() => reading() === 2);
+      const third = await u.client.request('PUT', '/api/profile/photo', undefined, {
+        raw: png,
+        headers: { 'content-type': 'image/png' },
+      });
+      expect(third.status).toBe(503);
+      expect(third.body).toEqual({
+        error: 'The server is handling many uploads right now. Please try again in a moment.',
+        code: 'server_busy',
+      });
+      expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+      // The two finish; then the next upload is taken.
+      for (const up of slow) expect((await up.finish()).status).toBe(200);
+      const fourth = await u.client.request('PUT', '/api/profile/photo', undefined, {
+        raw: png,
+        headers: { 'content-type': 'image/png' },
+      });
+      expect(fourth.status).toBe(200);
+    } finally {
+      await s.stop();
+    }
   });
 });
 
@@ -314,9 +669,10 @@ describe('uploads are judged by their bytes, not their name or declared type', (
     const a = await makeUser(server);
     const svg = Buffer.from(
       '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
-    ).toString('base64');
-    const res = await a.client.put('/api/profile/update', {
-      profileImageUrl: `data:image/png;base64,${svg}`,
+    );
+    const res = await a.client.request('PUT', '/api/profile/photo', undefined, {
+      raw: svg,
+      headers: { 'content-type': 'image/png' },
     });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('Please choose an image file (JPG, PNG, GIF).');

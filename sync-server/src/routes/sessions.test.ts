@@ -17,7 +17,8 @@ import { updateUser } from '../db/users';
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({
-    LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
+    LOGIN_FREE_FAILURES: '2',
+    LOGIN_FIRST_DELAY_SECONDS: '60',
     SESSION_IDLE_DAYS: '14',
     WS_HEARTBEAT_MS: '1000',
   });

@@ -19,7 +19,8 @@ import { logBounds, pruneChangeLog } from '../sync/pull';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  // A minute's wait after the free wrong passwords, so a throttled sign-in stays throttled.
+  server = await startTestServer({ LOGIN_FIRST_DELAY_SECONDS: '60' });
 });
 afterAll(() => server.stop());
 

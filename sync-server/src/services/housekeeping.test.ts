@@ -6,7 +6,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, makeUser, startTestServer, type TestServer } from '../../test/harness';
 import { ServerProcess } from '../../test/server-process';
-import { hitBucket } from '../db/rate-limits';
+import { addFailures, hitBucket } from '../db/rate-limits';
 import { runHousekeeping } from './housekeeping';
 
 const DAY = 24 * 3600_000;
@@ -66,6 +66,21 @@ describe('housekeeping', () => {
       .where('bucket', 'like', 'test:%')
       .execute();
     expect(buckets.map((b) => b.bucket)).toEqual(['test:current']);
+  });
+
+  it('keeps sign-in failure counts until they are forgotten (LOGIN_FORGET_HOURS)', async () => {
+    const now = Date.now();
+    const forget = server.config.loginThrottle.forgetMs;
+    // A failure count's reset_at is the time of its last failure: in the past, and still counting.
+    await addFailures(db(), ['login:pair:recent@x.test|127.0.0.9'], forget, now - 60_000);
+    await addFailures(db(), ['login:pair:old@x.test|127.0.0.9'], forget, now - forget - 60_000);
+    await runHousekeeping(db(), server.config, now);
+    const left = await db()
+      .selectFrom('rateLimits')
+      .select('bucket')
+      .where('bucket', 'like', 'login:pair:%@x.test|127.0.0.9')
+      .execute();
+    expect(left.map((b) => b.bucket)).toEqual(['login:pair:recent@x.test|127.0.0.9']);
   });
 
   it('runs on its schedule: an expired session row disappears by itself', async () => {

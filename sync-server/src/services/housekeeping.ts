@@ -24,11 +24,11 @@ export interface HousekeepingReport {
 
 export async function runHousekeeping(
   db: Db,
-  config: Pick<Config, 'syncRetentionMs' | 'sessionIdleMs'>,
+  config: Pick<Config, 'syncRetentionMs' | 'sessionIdleMs' | 'loginThrottle'>,
   now = Date.now(),
 ): Promise<HousekeepingReport> {
   const changes = await pruneChangeLog(db, config.syncRetentionMs, now);
   const sessions = await deleteExpiredSessions(db, { idleMs: config.sessionIdleMs, now });
-  const rateLimits = await deleteExpiredBuckets(db, now);
+  const rateLimits = await deleteExpiredBuckets(db, config.loginThrottle.forgetMs, now);
   return { changes, sessions, rateLimits };
 }

@@ -1,17 +1,18 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { gpsOf, phonePhoto, polyglot, SCRIPT } from '../../test/photos';
 import { AppError } from '../errors';
 import {
-  BAD_IMAGE_DATA,
-  IMAGE_TOO_LARGE,
-  MAX_IMAGE_BYTES,
   NOT_AN_IMAGE,
-  decodeImageDataUrl,
+  UNREADABLE_IMAGE,
   deleteStoredImage,
   detectImageType,
-  saveImageDataUrl,
+  encodePhoto,
+  reencodeStoredPhotos,
+  saveImage,
 } from './images';
 
 const PNG_1PX = Buffer.from(
@@ -26,12 +27,9 @@ const WEBP = Buffer.concat([
   Buffer.from([0x24, 0, 0, 0]),
   Buffer.from('WEBPVP8 '),
 ]);
-
-const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
-
-function thrown(fn: () => unknown): AppError {
+async function thrown(fn: () => Promise<unknown>): Promise<AppError> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     expect(err).toBeInstanceOf(AppError);
     return err as AppError;
@@ -64,57 +62,71 @@ describe('detectImageType', () => {
   });
 });
 
-describe('decodeImageDataUrl', () => {
-  it('trusts the bytes, not the declared type', () => {
-    const { bytes, ext } = decodeImageDataUrl(dataUrl('image/jpeg', PNG_1PX));
-    expect(ext).toBe('png');
-    expect(bytes.equals(PNG_1PX)).toBe(true);
+describe('encodePhoto', () => {
+  it('re-encodes to square WebP at the two sizes the app shows, with no metadata', async () => {
+    const input = await phonePhoto();
+    expect(await gpsOf(input)).toMatchObject({ GPSLatitudeRef: 'N', GPSLatitude: [48, 51, 24] });
+    const { large, small } = await encodePhoto(input);
+    for (const [bytes, px] of [
+      [large, 264],
+      [small, 96],
+    ] as const) {
+      const meta = await sharp(bytes).metadata();
+      expect(meta).toMatchObject({ format: 'webp', width: px, height: px });
+      expect(meta.exif).toBeUndefined();
+      expect(await gpsOf(bytes)).toBeUndefined();
+      expect(meta.xmp).toBeUndefined();
+      expect(meta.icc).toBeUndefined();
+    }
   });
 
-  it('accepts parameters before ;base64 and unpadded base64', () => {
-    const b64 = JPEG.toString('base64').replace(/=+$/, '');
-    const { bytes, ext } = decodeImageDataUrl(`data:image/jpeg;name=me.jpg;base64,${b64}`);
-    expect(ext).toBe('jpg');
-    expect(bytes.equals(JPEG)).toBe(true);
-  });
-
-  it('refuses text declared as image/png with the spec sentence', () => {
-    const err = thrown(() => decodeImageDataUrl(dataUrl('image/png', Buffer.from('just text'))));
-    expect(err.status).toBe(400);
-    expect(err.message).toBe(NOT_AN_IMAGE);
+  it('applies the EXIF orientation before dropping it', async () => {
+    // A 40×20 image whose EXIF says "rotate 90°": shown 20×40, and its top half is red.
+    const sideways = await sharp({
+      create: { width: 40, height: 20, channels: 3, background: '#0000ff' },
+    })
+      .composite([
+        {
+          input: { create: { width: 20, height: 20, channels: 3, background: '#ff0000' } },
+          left: 0,
+          top: 0,
+        },
+      ])
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const { large } = await encodePhoto(sideways);
+    const { data, info } = await sharp(large).raw().toBuffer({ resolveWithObject: true });
+    // Upright it is red above blue (unrotated, red would be on the left, top and bottom alike).
+    const pixel = (x: number, y: number) => {
+      const i = (y * info.width + x) * info.channels;
+      return [data[i]!, data[i + 1]!, data[i + 2]!];
+    };
+    expect(pixel(10, 10)[0]).toBeGreaterThan(200);
+    expect(pixel(10, 253)[2]).toBeGreaterThan(200);
+    expect(pixel(10, 253)[0]).toBeLessThan(60);
   });
 
   it.each([
-    ['data:image/png;base64,@@@@', 'characters outside the alphabet'],
-    ['data:image/png;base64,iVBORw0KG', 'an impossible length'],
-    ['data:image/png;base64,iV=BORw0', 'padding in the middle'],
-  ])('refuses malformed base64 %j (%s)', (url) => {
-    const err = thrown(() => decodeImageDataUrl(url));
-    expect(err.status).toBe(400);
-    expect(err.message).toBe(BAD_IMAGE_DATA);
+    ['a JPEG', async () => phonePhoto(300, 200)],
+    ['a PNG', async () => sharp(PNG_1PX).png().toBuffer()],
+    ['a GIF', async () => sharp(PNG_1PX).gif().toBuffer()],
+  ])('drops a script appended after %s', async (_name, make) => {
+    const bytes = polyglot(await make());
+    expect(detectImageType(bytes)).not.toBeNull();
+    const { large, small } = await encodePhoto(bytes);
+    expect(large.includes(SCRIPT)).toBe(false);
+    expect(small.includes('<script')).toBe(false);
   });
 
-  it.each([
-    ['not a data URL', 'https://example.test/me.png'],
-    ['not base64-encoded', 'data:image/png,rawbytes'],
-    ['another media type', dataUrl('text/plain', PNG_1PX)],
-    ['empty data', 'data:image/png;base64,'],
-  ])('refuses %s', (_name, url) => {
-    const err = thrown(() => decodeImageDataUrl(url));
-    expect(err.status).toBe(400);
-    expect(err.message).toBe(NOT_AN_IMAGE);
-  });
-
-  it('accepts exactly 5 MB and refuses one byte more with 413', () => {
-    const exact = Buffer.alloc(MAX_IMAGE_BYTES);
-    PNG_1PX.copy(exact);
-    expect(decodeImageDataUrl(dataUrl('image/png', exact)).bytes.length).toBe(MAX_IMAGE_BYTES);
-    const over = Buffer.alloc(MAX_IMAGE_BYTES + 1);
-    PNG_1PX.copy(over);
-    const err = thrown(() => decodeImageDataUrl(dataUrl('image/png', over)));
-    expect(err.status).toBe(413);
-    expect(err.code).toBe('payload_too_large');
-    expect(err.message).toBe(IMAGE_TOO_LARGE);
+  it('refuses bytes that are not an image (400), and an image that cannot be decoded', async () => {
+    const text = await thrown(() => encodePhoto(Buffer.from('just text')));
+    expect(text.status).toBe(400);
+    expect(text.message).toBe(NOT_AN_IMAGE);
+    // Right magic bytes, no image behind them.
+    const broken = await thrown(() => encodePhoto(JPEG));
+    expect(broken.status).toBe(400);
+    expect(broken.message).toBe(UNREADABLE_IMAGE);
   });
 });
 
@@ -122,13 +134,16 @@ describe('storing and deleting', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pingme-images-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('writes <uuid>.<real ext> and answers its /uploads/ URL', async () => {
-    const stored = await saveImageDataUrl(dir, dataUrl('image/gif', PNG_1PX));
-    expect(stored.fileName).toMatch(/^[0-9a-f-]{36}\.png$/);
+  it('writes <uuid>.webp and its 96 px copy, answers its /uploads/ URL, and deletes both', async () => {
+    const stored = await saveImage(dir, PNG_1PX);
+    expect(stored.fileName).toMatch(/^[0-9a-f-]{36}\.webp$/);
     expect(stored.url).toBe(`/uploads/${stored.fileName}`);
-    expect(readFileSync(path.join(dir, stored.fileName)).equals(PNG_1PX)).toBe(true);
+    const small = stored.fileName.replace('.webp', '-96.webp');
+    expect((await sharp(path.join(dir, stored.fileName)).metadata()).width).toBe(264);
+    expect((await sharp(path.join(dir, small)).metadata()).width).toBe(96);
     await deleteStoredImage(dir, stored.url);
     expect(existsSync(path.join(dir, stored.fileName))).toBe(false);
+    expect(existsSync(path.join(dir, small))).toBe(false);
     // A second delete of the same file is harmless.
     await deleteStoredImage(dir, stored.url);
   });
@@ -140,5 +155,33 @@ describe('storing and deleting', () => {
     await deleteStoredImage(dir, 'https://lh3.example.test/avatar.png');
     await deleteStoredImage(dir, null);
     expect(readdirSync(dir)).toContain('keep.png');
+  });
+});
+
+describe('reencodeStoredPhotos (photos stored byte for byte before)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pingme-legacy-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('re-encodes each old photo in place without metadata or appended bytes, once', async () => {
+    const id = '0190a000-0000-7000-8000-00000000aaaa';
+    const notImage = '0190a000-0000-7000-8000-00000000bbbb';
+    const done = await saveImage(dir, PNG_1PX);
+    writeFileSync(path.join(dir, `${id}.jpg`), polyglot(await phonePhoto()));
+    writeFileSync(path.join(dir, `${notImage}.png`), Buffer.from('not a picture at all'));
+
+    const first = await reencodeStoredPhotos(dir);
+    expect(first).toEqual({ reencoded: 1, setAside: 1 });
+    const photo = readFileSync(path.join(dir, `${id}.jpg`));
+    expect(photo.includes(SCRIPT)).toBe(false);
+    const meta = await sharp(photo).metadata();
+    expect(meta).toMatchObject({ format: 'jpeg', width: 264, height: 264 });
+    expect(meta.exif).toBeUndefined();
+    expect((await sharp(path.join(dir, `${id}-96.webp`)).metadata()).width).toBe(96);
+    // The file that is no image is no longer under a name the server serves.
+    expect(existsSync(path.join(dir, `${notImage}.png`))).toBe(false);
+    expect(existsSync(path.join(dir, `${notImage}.png.unreadable`))).toBe(true);
+    // New uploads are left alone, and a second start has nothing to do.
+    expect(existsSync(path.join(dir, done.fileName))).toBe(true);
+    expect(await reencodeStoredPhotos(dir)).toEqual({ reencoded: 0, setAside: 0 });
   });
 });

@@ -37,28 +37,58 @@ export async function throttle(
 
 /** The buckets the throttles use, in one place (account deletion clears a person's). */
 export const buckets = {
-  loginAccount: (email: string) => `login:account:${email.toLowerCase()}`,
-  loginIp: (ip: string) => `login:ip:${ip}`,
   signupIp: (ip: string) => `signup:ip:${ip}`,
-  resetEmail: (email: string) => `reset:email:${email.toLowerCase()}`,
+  resetPair: (email: string, ip: string) => `reset:pair:${email.toLowerCase()}|${ip}`,
   resetIp: (ip: string) => `reset:ip:${ip}`,
-  verifyEmail: (email: string) => `verify:email:${email.toLowerCase()}`,
+  resetMails: (email: string) => `reset:mails:${email.toLowerCase()}`,
+  verifyPair: (email: string, ip: string) => `verify:pair:${email.toLowerCase()}|${ip}`,
   verifyIp: (ip: string) => `verify:ip:${ip}`,
+  verifyMails: (email: string) => `verify:mails:${email.toLowerCase()}`,
   search: (userId: string) => `search:user:${userId}`,
   inviteCheck: (userId: string) => `invite-check:user:${userId}`,
   inviteUse: (userId: string) => `invite-use:user:${userId}`,
   report: (userId: string) => `report:user:${userId}`,
+  // Wrong-password counts (services/sign-in-throttle.ts).
+  loginPair: (email: string, ip: string) => `login:pair:${email.toLowerCase()}|${ip}`,
+  loginDevice: (userId: string, device: string) => `login:device:${userId}|${device}`,
+  loginAccount: (email: string) => `login:account:${email.toLowerCase()}`,
+  loginIp: (ip: string) => `login:ip:${ip}`,
 };
 
-/** Every bucket that names this person (by id or e-mail). */
-export function personBuckets(userId: string, email: string): string[] {
-  return [
-    buckets.loginAccount(email),
-    buckets.resetEmail(email),
-    buckets.verifyEmail(email),
-    buckets.search(userId),
-    buckets.inviteCheck(userId),
-    buckets.inviteUse(userId),
-    buckets.report(userId),
-  ];
+/** Every bucket that names this person (by id or e-mail): exact names and name prefixes. */
+export function personBuckets(
+  userId: string,
+  email: string,
+): { exact: string[]; prefixes: string[] } {
+  const e = email.toLowerCase();
+  return {
+    exact: [
+      buckets.loginAccount(email),
+      buckets.resetMails(email),
+      buckets.verifyMails(email),
+      buckets.search(userId),
+      buckets.inviteCheck(userId),
+      buckets.inviteUse(userId),
+      buckets.report(userId),
+    ],
+    prefixes: [
+      `login:pair:${e}|`,
+      `login:device:${userId}|`,
+      `reset:pair:${e}|`,
+      `verify:pair:${e}|`,
+    ],
+  };
+}
+
+/**
+ * Counts one request against `bucket` and answers whether it is still within `limit` (for a
+ * limit whose excess is not refused, such as the mails one address receives).
+ */
+export async function withinLimit(
+  db: Db,
+  bucket: string,
+  limit: RateLimit,
+  now = Date.now(),
+): Promise<boolean> {
+  return (await hitBucket(db, bucket, limit.windowMs, now)).count <= limit.max;
 }

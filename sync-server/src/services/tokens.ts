@@ -1,4 +1,8 @@
-/** Single-use, expiring tokens for password reset and e-mail verification; only hashes are stored. */
+/**
+ * Single-use, expiring tokens for password reset and e-mail verification; only hashes are stored.
+ * Every link sent stays usable until it expires or one of them is used (which ends the others):
+ * a new request, perhaps a stranger's, never cancels the link the owner is about to open.
+ */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../db/connection';
 import { consumeToken, findToken, insertToken, revokeTokens } from '../db/tokens';
@@ -14,7 +18,6 @@ export async function issueToken(
   ttlMs: number,
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await revokeTokens(db, userId, kind);
   await insertToken(db, {
     id: randomUUID(),
     userId,
@@ -38,5 +41,6 @@ export async function redeemToken(
   if (row.expiresAt < Date.now()) throw new AppError(400, 'token_expired', `${what} has expired`);
   if (!(await consumeToken(db, row.id)))
     throw new AppError(400, 'token_invalid', `${what} has already been used`);
+  await revokeTokens(db, row.userId, kind);
   return row.userId;
 }

@@ -1,12 +1,12 @@
 /**
  * Upload and remove buttons for the owner's photo. The file goes through the photo pipeline
- * (type and size rules of the view, 800 px, JPEG 0.8) and is sent directly with api.ts.
+ * (type and size rules of the view, 800 px, JPEG 0.8) and is uploaded directly with api.ts.
  */
 import { useRef, useState, type ChangeEvent } from 'react';
-import { PhotoError, photoToDataUrl, type PhotoView } from '../../lib/photo';
+import { PhotoError, photoToJpeg, type PhotoView } from '../../lib/photo';
 import { toast } from '../../stores';
 import { Button } from '../Button';
-import { photoUploadError, sendPhoto } from './profile-writes';
+import { photoUploadError, removePhoto, sendPhoto } from './profile-writes';
 
 export interface PhotoButtonsProps {
   view: PhotoView;
@@ -24,8 +24,7 @@ export function PhotoButtons({ view, hasPhoto, compact = false }: PhotoButtonsPr
     if (!file) return;
     setBusy('upload');
     try {
-      const dataUrl = await photoToDataUrl(file, view);
-      await sendPhoto(dataUrl);
+      await sendPhoto(await photoToJpeg(file, view));
       toast({ title: 'Profile Updated', description: 'Your new photo is on your profile.' });
     } catch (err) {
       if (err instanceof PhotoError) {
@@ -45,7 +44,7 @@ export function PhotoButtons({ view, hasPhoto, compact = false }: PhotoButtonsPr
   const onRemove = async () => {
     setBusy('remove');
     try {
-      await sendPhoto('');
+      await removePhoto();
       toast({ title: 'Profile Updated', description: 'Your photo was removed.' });
     } catch (err) {
       toast({ title: 'Upload Failed', description: photoUploadError(err), variant: 'destructive' });

@@ -119,5 +119,10 @@ describe('photo upload failures', () => {
     expect(photoUploadError(new ApiError(400, '{"error":"bad"}', 'Bad Request'))).toBe(
       'Failed to update profile. Please try again.',
     );
+    // Too many uploads at once on the server: its own sentence (try again in a moment).
+    const busy = JSON.stringify({ error: 'Busy: try again in a moment.', code: 'server_busy' });
+    expect(photoUploadError(new ApiError(503, busy, 'Service Unavailable'))).toBe(
+      'Busy: try again in a moment.',
+    );
   });
 });

@@ -1,9 +1,9 @@
 /**
  * The profile's writes. Text fields and settings go through the outbox (localWrite) with an
- * optimistic `users` row; a photo is sent directly (a data URL of up to a few MB does not belong
- * in the outbox) and its answer is stored like a pull would store it.
+ * optimistic `users` row; a photo is uploaded directly as a file (PUT /api/profile/photo: a file
+ * does not belong in the outbox, nor in JSON) and its answer is stored like a pull would store it.
  */
-import { SelfUser, type ProfileUpdateBody } from '@pingme/shared';
+import { PHOTO_UPLOAD_PATH, SelfUser, type ProfileUpdateBody } from '@pingme/shared';
 import { ApiError, NetworkError, api } from '../../api';
 import { db } from '../../db';
 import { rememberUser } from '../../session';
@@ -46,20 +46,31 @@ export async function saveProfile(
   });
 }
 
-/** The spec's 'Upload Failed' descriptions (section 8). */
+/** The spec's 'Upload Failed' descriptions (section 8), and the server's own when it is busy. */
 export function photoUploadError(err: unknown): string {
   if (err instanceof ApiError && err.status === 413) {
     return 'Image too large. Please try a smaller image or wait for server restart.';
   }
+  if (err instanceof ApiError && err.code === 'server_busy' && err.body) return err.body.error;
   if (err instanceof NetworkError || err instanceof TypeError) {
     return 'Network error. Please check your connection and try again.';
   }
   return PROFILE_ERROR;
 }
 
-/** Sends a new photo (a data URL) or '' to remove it; stores the answer locally. */
-export async function sendPhoto(profileImageUrl: string): Promise<SelfUser> {
-  const user = await api.put('/api/profile/update', { profileImageUrl }, { schema: SelfUser });
+/** Uploads a new photo (the pipeline's JPEG); stores the answer locally. */
+export async function sendPhoto(photo: Blob): Promise<SelfUser> {
+  return storeSelf(await api.upload(PHOTO_UPLOAD_PATH, photo, { schema: SelfUser }));
+}
+
+/** Removes the photo (the spec's empty profileImageUrl); stores the answer locally. */
+export async function removePhoto(): Promise<SelfUser> {
+  return storeSelf(
+    await api.put('/api/profile/update', { profileImageUrl: '' }, { schema: SelfUser }),
+  );
+}
+
+async function storeSelf(user: SelfUser): Promise<SelfUser> {
   await rememberUser(user);
   await db.transaction('rw', db.users, async () => {
     const current = await db.users.get(user.id);

@@ -1,7 +1,10 @@
-/** Setup step 2: a profile photo (downscaled to 800 px JPEG by lib/photo.ts) and a bio. */
+/**
+ * Setup step 2: a profile photo (downscaled to 800 px JPEG by lib/photo.ts, shown from memory
+ * and uploaded when the setup completes) and a bio.
+ */
 import { LIMITS, type SelfUser } from '@pingme/shared';
-import { useId, useRef, useState } from 'react';
-import { PhotoError, photoToDataUrl } from '../../lib/photo';
+import { useEffect, useId, useRef, useState } from 'react';
+import { PhotoError, photoToJpeg } from '../../lib/photo';
 import { toast } from '../../stores';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
@@ -9,8 +12,8 @@ import { CountedTextArea } from './CountedTextArea';
 
 export interface PhotoBioStepProps {
   user: SelfUser;
-  photo: string | null;
-  onPhotoChange(photo: string | null): void;
+  photo: Blob | null;
+  onPhotoChange(photo: Blob | null): void;
   bio: string;
   onBioChange(bio: string): void;
 }
@@ -19,12 +22,13 @@ export function PhotoBioStep({ user, photo, onPhotoChange, bio, onBioChange }: P
   const inputId = useId();
   const input = useRef<HTMLInputElement>(null);
   const [working, setWorking] = useState(false);
+  const preview = usePreviewUrl(photo);
 
   const choose = async (file: File | undefined) => {
     if (!file) return;
     setWorking(true);
     try {
-      onPhotoChange(await photoToDataUrl(file, 'extended'));
+      onPhotoChange(await photoToJpeg(file, 'extended'));
     } catch (err) {
       if (err instanceof PhotoError)
         toast({ title: err.title, description: err.description, variant: 'destructive' });
@@ -43,7 +47,7 @@ export function PhotoBioStep({ user, photo, onPhotoChange, bio, onBioChange }: P
   return (
     <div className="setup-step">
       <div className="photo-picker">
-        <Avatar user={{ ...user, profileImageUrl: photo ?? user.profileImageUrl }} size="xl" />
+        <Avatar user={{ ...user, profileImageUrl: preview ?? user.profileImageUrl }} size="xl" />
         <div className="photo-picker__actions">
           <input
             ref={input}
@@ -80,4 +84,19 @@ export function PhotoBioStep({ user, photo, onPhotoChange, bio, onBioChange }: P
       />
     </div>
   );
+}
+
+/** An object URL for the chosen photo while it is shown (CSP allows blob: images). */
+function usePreviewUrl(photo: Blob | null): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!photo) {
+      setUrl(null);
+      return;
+    }
+    const made = URL.createObjectURL(photo);
+    setUrl(made);
+    return () => URL.revokeObjectURL(made);
+  }, [photo]);
+  return url;
 }

@@ -1,8 +1,9 @@
 /**
  * The onboarding setup (spec section 2, "Onboarding setup"): 4 steps with a progress bar, shown
  * instead of any signed-in screen until the person completes it (spec section 6). Completing
- * posts /api/user/complete-onboarding; the answer replaces the session's person, which lifts the
- * gate and shows the screen they came for, with no hard reload (docs/decisions.md).
+ * uploads the chosen photo (PUT /api/profile/photo), then posts /api/user/complete-onboarding;
+ * the answer replaces the session's person, which lifts the gate and shows the screen they came
+ * for, with no hard reload (docs/decisions.md).
  */
 import { SelfUser, displayName, type SelfUser as SelfUserT } from '@pingme/shared';
 import { useEffect, useRef, useState } from 'react';
@@ -10,6 +11,7 @@ import { ApiError, api, errorMessage } from '../../api';
 import { rememberUser } from '../../session';
 import { toast } from '../../stores';
 import { Button } from '../Button';
+import { sendPhoto } from '../profile/profile-writes';
 import { markSetupCompleted } from './completed';
 import { FriendSuggestionsStep } from './FriendSuggestionsStep';
 import { LocationStep } from './LocationStep';
@@ -38,7 +40,7 @@ export function SetupFlow({ user }: { user: SelfUserT }) {
   const [handle, setHandle] = useState(user.handle ?? '');
   const [bio, setBio] = useState(user.bio ?? '');
   const [location, setLocation] = useState(user.location ?? '');
-  const [photo, setPhoto] = useState<string | null>(null);
+  const [photo, setPhoto] = useState<Blob | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const check = useHandleCheck(handle);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -69,9 +71,14 @@ export function SetupFlow({ user }: { user: SelfUserT }) {
     try {
       // Marks the guided tour as due before the setup is done (tour-rules.ts).
       if (user.onboardingStep === null) await api.patch('/api/user/onboarding', { step: 0 });
+      // The photo is a file of its own route; once it is stored a retry does not send it again.
+      if (photo) {
+        await sendPhoto(photo);
+        setPhoto(null);
+      }
       const updated = await api.post(
         '/api/user/complete-onboarding',
-        completeOnboardingBody({ handle, bio, location, profileImageUrl: photo }),
+        completeOnboardingBody({ handle, bio, location }),
         { schema: SelfUser },
       );
       markSetupCompleted(updated.id);

@@ -42,19 +42,20 @@ export function setupProgress(step: SetupStep): number {
   return Math.round((step / SETUP_STEPS) * 100);
 }
 
-/** The body of POST /api/user/complete-onboarding: empty optional fields are left out. */
-export function completeOnboardingBody(fields: {
+/**
+ * The body of POST /api/user/complete-onboarding: empty optional fields are left out. The photo
+ * is not part of it: it is uploaded as a file first (PUT /api/profile/photo).
+ */
+export function completeOnboardingBody(fields: { handle: string; bio: string; location: string }): {
   handle: string;
-  bio: string;
-  location: string;
-  profileImageUrl: string | null;
-}): { handle: string; bio?: string; location?: string; profileImageUrl?: string } {
+  bio?: string;
+  location?: string;
+} {
   const bio = fields.bio.trim();
   const location = fields.location.trim();
   return {
     handle: fields.handle,
     ...(bio ? { bio } : {}),
     ...(location ? { location } : {}),
-    ...(fields.profileImageUrl ? { profileImageUrl: fields.profileImageUrl } : {}),
   };
 }

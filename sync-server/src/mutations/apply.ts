@@ -5,15 +5,7 @@
  * call answers, and announcements go out only after the commit.
  */
 import { createHash } from 'node:crypto';
-import {
-  BATCH_NOT_ATTEMPTED,
-  MUTATIONS,
-  isRetryableStatus,
-  restCall,
-  type BatchResult,
-  type MutationArgs,
-  type MutationName,
-} from '@pingme/shared';
+import { MUTATIONS, restCall, type MutationArgs, type MutationName } from '@pingme/shared';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { findIdempotent, saveIdempotent, type StoredResponse } from '../db/idempotency';
@@ -26,7 +18,7 @@ import {
   type Announcer,
   type UnitOfWork,
 } from '../db/unit-of-work';
-import { AppError, badRequest, errorAnswer, zodIssues } from '../errors';
+import { AppError, badRequest, zodIssues } from '../errors';
 import { jsonOf } from '../json';
 import { HANDLERS, PRE_CHECKS } from './handlers';
 import type { MutationContext } from './context';
@@ -169,86 +161,6 @@ export async function applyOne(
     }
     throw err;
   }
-}
-
-function answerOfError(err: unknown): EntryAnswer {
-  const { status, body, headers } = errorAnswer(err);
-  return { status, body, json: JSON.stringify(body), ...(headers ? { headers } : {}) };
-}
-
-/** An entry of a batch: a mutation, or one that could not be read as one. */
-export type BatchItem =
-  { idempotencyKey: string; entry: Entry } | { idempotencyKey: string; refused: AppError };
-
-/**
- * A batch (docs/sync.md, "Batch"): the entries in order, in one transaction, each in its own
- * savepoint so it stays all-or-nothing. A final refusal (4xx) rolls back that entry alone and the
- * next one runs; a transient failure (5xx, 408, 429) stops the batch there, and the entries behind
- * it are not attempted. What ran is committed once, then announced.
- */
-export async function applyBatch(
-  db: Db,
-  announcer: Announcer | undefined,
-  caller: Caller,
-  items: BatchItem[],
-  onUnexpected: (err: unknown, item: BatchItem) => void,
-): Promise<BatchResult[]> {
-  const results: BatchResult[] = [];
-  const committed: ChangeSet[] = [];
-  const trx = await db.startTransaction().execute();
-  let stoppedAt: number | undefined;
-  try {
-    for (const [index, item] of items.entries()) {
-      const { idempotencyKey } = item;
-      // 1. Behind an entry that failed transiently nothing runs: the device retries in order.
-      if (stoppedAt !== undefined) {
-        results.push({
-          idempotencyKey,
-          status: BATCH_NOT_ATTEMPTED,
-          body: {
-            error: `Not attempted: entry ${stoppedAt} must succeed first`,
-            notAttempted: true,
-          },
-        });
-        continue;
-      }
-      let answer: EntryAnswer;
-      if ('refused' in item) {
-        answer = answerOfError(item.refused);
-      } else {
-        answer = await applyInSavepoint(trx, caller, item.entry, index, committed).catch(
-          (err: unknown) => {
-            if (err instanceof BrokenTransaction) throw err.cause;
-            const a = answerOfError(err);
-            if (a.status === 500) onUnexpected(err, item);
-            return a;
-          },
-        );
-      }
-      results.push({ idempotencyKey, status: answer.status, body: answer.body });
-      // 2. A transient failure stops the batch here; a final 4xx does not.
-      if (isRetryableStatus(answer.status, answer.body)) stoppedAt = index;
-    }
-    await trx.commit().execute();
-  } catch (err) {
-    // The transaction itself failed (the disk, a lost connection): nothing was committed, and
-    // every entry is answered as a transient failure, to be sent again.
-    await trx
-      .rollback()
-      .execute()
-      .catch(() => undefined);
-    await settle(committed, 'rolledBack');
-    onUnexpected(err, items[results.length] ?? items[0]!);
-    const failed = answerOfError(err);
-    return items.map((item) => ({
-      idempotencyKey: item.idempotencyKey,
-      status: failed.status >= 500 ? failed.status : 503,
-      body: failed.body,
-    }));
-  }
-  await settle(committed, 'committed');
-  if (announcer && committed.length) announcer.announce(committed);
-  return results;
 }
 
 /**

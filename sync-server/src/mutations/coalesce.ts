@@ -1,14 +1,17 @@
 /**
- * Group commit for REST writes (docs/performance.md, "One commit for many writes"). SQLite has one
- * writer, so concurrent writes wait for each other anyway; here the writes that arrive while one
- * commit is under way are applied together in the next transaction, each in its own savepoint,
- * and committed once: the commit (most of a small write's cost) is paid once per group, and the
- * pages several writes touch go to the WAL once. Each write still gets its own answer, and only
- * after the commit that holds it: a refusal rolls back its savepoint alone, and if the commit
- * itself fails every write of the group fails and nothing of it is announced.
+ * Group commit (docs/performance.md, "One commit for many writes"). SQLite has one writer, so
+ * concurrent writes wait for each other anyway; here the writes that arrive while one commit is
+ * under way (REST calls and whole batches alike) are applied together in the next transaction,
+ * each write in its own savepoint, and committed once: the commit (most of a small write's cost)
+ * is paid once per group, and the pages several writes touch go to the WAL once. Each write still
+ * gets its own answer, and only after the commit that holds it; a refusal rolls back its
+ * savepoint alone; if the commit itself fails, every write of the group fails and nothing of it
+ * is announced.
  */
+import { isRetryableStatus } from '@pingme/shared';
 import type { Db } from '../db/connection';
 import { settle, type Announcer, type ChangeSet } from '../db/unit-of-work';
+import { errorAnswer, type AppError } from '../errors';
 import {
   BrokenTransaction,
   applyInSavepoint,
@@ -17,15 +20,91 @@ import {
   type EntryAnswer,
 } from './apply';
 
-interface Waiting {
+/** One write of a job: a mutation, or an entry already refused (it is answered, not applied). */
+export type JobItem = { entry: Entry } | { refused: AppError };
+
+/** What became of one write: its answer, the error it was refused with, or not attempted. */
+export type ItemOutcome =
+  | { answer: EntryAnswer }
+  | { error: unknown }
+  /** Behind a transient failure of the same job (its index). */
+  | { notAttempted: number };
+
+/** Writes of one caller, in order: a REST call (one) or a batch (stops at a transient failure). */
+export interface Job {
   caller: Caller;
-  entry: Entry;
-  resolve(answer: EntryAnswer): void;
+  items: JobItem[];
+  stopOnTransient: boolean;
+}
+
+interface Waiting {
+  job: Job;
+  resolve(outcomes: ItemOutcome[]): void;
   reject(err: unknown): void;
 }
 
 /** At most this many writes share a commit, so one group never holds the writer for long. */
-export const MAX_GROUP = 64;
+export const MAX_GROUP_WRITES = 200;
+
+/** Applies the jobs in one transaction, each write in a savepoint; rejects if it fails to commit. */
+export async function runGroup(
+  db: Db,
+  announcer: Announcer | undefined,
+  jobs: Job[],
+): Promise<ItemOutcome[][]> {
+  const committed: ChangeSet[] = [];
+  const results: ItemOutcome[][] = [];
+  let trx;
+  try {
+    trx = await db.startTransaction().execute();
+    let savepoints = 0;
+    for (const job of jobs) {
+      const outcomes: ItemOutcome[] = [];
+      let stoppedAt: number | undefined;
+      for (const [index, item] of job.items.entries()) {
+        if (stoppedAt !== undefined) {
+          outcomes.push({ notAttempted: stoppedAt });
+          continue;
+        }
+        let outcome: ItemOutcome;
+        if ('refused' in item) outcome = { error: item.refused };
+        else {
+          try {
+            outcome = {
+              answer: await applyInSavepoint(trx, job.caller, item.entry, savepoints++, committed),
+            };
+          } catch (err) {
+            if (err instanceof BrokenTransaction) throw err.cause;
+            outcome = { error: err };
+          }
+        }
+        outcomes.push(outcome);
+        if (job.stopOnTransient && isTransient(outcome)) stoppedAt = index;
+      }
+      results.push(outcomes);
+    }
+    await trx.commit().execute();
+  } catch (err) {
+    await trx
+      ?.rollback()
+      .execute()
+      .catch(() => undefined);
+    await settle(committed, 'rolledBack');
+    throw err;
+  }
+  await settle(committed, 'committed');
+  if (announcer && committed.length) announcer.announce(committed);
+  return results;
+}
+
+function isTransient(outcome: ItemOutcome): boolean {
+  if ('answer' in outcome) return isRetryableStatus(outcome.answer.status, outcome.answer.body);
+  if ('error' in outcome) {
+    const { status, body } = errorAnswer(outcome.error);
+    return isRetryableStatus(status, body);
+  }
+  return false;
+}
 
 export class WriteCoalescer {
   private waiting: Waiting[] = [];
@@ -38,10 +117,30 @@ export class WriteCoalescer {
     private readonly announcer: Announcer | undefined,
   ) {}
 
-  /** Applies one write with the others of its group; resolves after their commit. */
-  apply(caller: Caller, entry: Entry): Promise<EntryAnswer> {
+  private held: Promise<void> | undefined;
+
+  /**
+   * Tests: no group starts until the returned function is called; jobs queue meanwhile, as they
+   * do behind a long commit.
+   */
+  hold(): () => void {
+    let release!: () => void;
+    this.held = new Promise((resolve) => (release = resolve));
+    return () => {
+      this.held = undefined;
+      release();
+    };
+  }
+
+  /** Jobs waiting for the next group (tests). */
+  get waitingJobs(): number {
+    return this.waiting.length;
+  }
+
+  /** Applies a job with the others of its group; resolves after their commit. */
+  run(job: Job): Promise<ItemOutcome[]> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ caller, entry, resolve, reject });
+      this.waiting.push({ job, resolve, reject });
       if (!this.running) {
         this.running = true;
         // The other requests of this turn of the event loop join the first group.
@@ -52,46 +151,38 @@ export class WriteCoalescer {
 
   private async drain(): Promise<void> {
     try {
-      while (this.waiting.length) await this.run(this.waiting.splice(0, MAX_GROUP));
+      while (this.waiting.length) {
+        if (this.held) await this.held;
+        await this.runNext();
+      }
     } finally {
       this.running = false;
     }
   }
 
-  private async run(group: Waiting[]): Promise<void> {
-    const committed: ChangeSet[] = [];
-    const outcomes: ({ answer: EntryAnswer } | { error: unknown })[] = [];
-    let trx;
+  private async runNext(): Promise<void> {
+    // Whole jobs, up to MAX_GROUP_WRITES writes (a bigger job goes alone).
+    const group: Waiting[] = [];
+    let writes = 0;
+    while (this.waiting.length) {
+      const size = this.waiting[0]!.job.items.length;
+      if (group.length && writes + size > MAX_GROUP_WRITES) break;
+      group.push(this.waiting.shift()!);
+      writes += size;
+    }
+    let results: ItemOutcome[][];
     try {
-      trx = await this.db.startTransaction().execute();
-      for (const [index, w] of group.entries()) {
-        try {
-          outcomes.push({
-            answer: await applyInSavepoint(trx, w.caller, w.entry, index, committed),
-          });
-        } catch (err) {
-          if (err instanceof BrokenTransaction) throw err.cause;
-          outcomes.push({ error: err });
-        }
-      }
-      await trx.commit().execute();
-      this.stats.groups += 1;
-      this.stats.writes += group.length;
+      results = await runGroup(
+        this.db,
+        this.announcer,
+        group.map((w) => w.job),
+      );
     } catch (err) {
-      await trx
-        ?.rollback()
-        .execute()
-        .catch(() => undefined);
-      await settle(committed, 'rolledBack');
       for (const w of group) w.reject(err);
       return;
     }
-    await settle(committed, 'committed');
-    if (this.announcer && committed.length) this.announcer.announce(committed);
-    for (const [i, w] of group.entries()) {
-      const outcome = outcomes[i]!;
-      if ('answer' in outcome) w.resolve(outcome.answer);
-      else w.reject(outcome.error);
-    }
+    this.stats.groups += 1;
+    this.stats.writes += writes;
+    group.forEach((w, i) => w.resolve(results[i]!));
   }
 }

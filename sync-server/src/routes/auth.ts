@@ -138,74 +138,84 @@ export function authRoutes(router: Router, { db, config, mailer }: AppDeps): voi
     ctx.body = { user } satisfies SessionResponse;
   });
 
-  router.post('/api/forgot-password', keyedByHeader, validate({ body: ForgotPasswordBody }), async (ctx) => {
-    const { body } = input<z.infer<typeof ForgotPasswordBody>>(ctx);
-    // Counted for every address, known or not, so a 429 reveals nothing about accounts; refused
-    // per e-mail only for the address that asked, so a stranger's requests block only the
-    // stranger (docs/security.md, "Password reset and verification requests").
-    const limits = config.rateLimits;
-    const what = 'Too many password reset requests';
-    await throttle(db, buckets.resetIp(ctx.ip), limits.resetPerIp, what);
-    await throttle(db, buckets.resetPair(body.email, ctx.ip), limits.resetPerEmailPerIp, what);
-    // Past the mails one address may receive, the answer is the same and nothing is sent: the
-    // links already sent still work.
-    const mail = await withinLimit(db, buckets.resetMails(body.email), limits.resetMailsPerEmail);
-    const user = mail ? await findUserByEmail(db, body.email) : undefined;
-    // The same answer for every address, known or not, and never the link itself: whoever asks
-    // is not necessarily the owner (docs/security.md, "Reset and verification links").
-    const response: ForgotPasswordResponse = {
-      success: true,
-      message: mailer.delivers
-        ? 'If an account exists for that email, a reset link is on its way.'
-        : 'If an account exists for that email, a reset link was made. This server does not send e-mail: ask the person who runs it for your link.',
-    };
-    if (user) {
-      const token = await issueToken(db, user.id, 'reset', config.resetTokenTtlMs);
-      const welcome = user.passwordHash === null ? '&welcome=true' : '';
-      const link = `${config.publicUrl}/reset-password?token=${token}${welcome}`;
-      // Not awaited: a slow or failing mail server must neither reveal (by timing or a 500)
-      // that the account exists nor fail the request.
-      mailer
-        .send({
-          to: user.email,
-          subject: 'Reset your PingMe password',
-          text: `Hi ${user.firstName ?? 'there'},\n\nSet a new PingMe password here:\n${link}\n\nThe link works once and expires in ${Math.round(config.resetTokenTtlMs / 60_000)} minutes. If you did not ask for it, ignore this e-mail.`,
-        })
-        .catch((err: unknown) => ctx.log.error({ err }, 'reset mail failed'));
-    }
-    ctx.body = response;
-  });
-
-  router.post('/api/reset-password', keyedByHeader, validate({ body: ResetPasswordBody }), async (ctx) => {
-    const { body } = input<z.infer<typeof ResetPasswordBody>>(ctx);
-    const passwordHash = await hashPassword(body.password);
-    await mutate(ctx, db, async ({ trx }) => {
-      const userId = await redeemToken(trx, 'reset', body.token);
-      const before = await findUserById(trx, userId);
-      if (!before)
-        throw new AppError(
-          400,
-          'token_invalid',
-          'This password reset link is invalid or has expired',
-        );
-      // The link reached the address's owner: the address is proven.
-      const after = await updateUser(trx, userId, {
-        passwordHash,
-        passwordChangedAt: nowIso(),
-        emailVerified: 1,
-      });
-      await applyListedAdmin(trx, config, after);
-      // A password change ends every session of that person.
-      await destroyUserSessions(trx, userId);
-      return {
-        body: {
-          success: true,
-          isFirstTime: before.passwordHash === null,
-        } satisfies ResetPasswordResponse,
+  router.post(
+    '/api/forgot-password',
+    keyedByHeader,
+    validate({ body: ForgotPasswordBody }),
+    async (ctx) => {
+      const { body } = input<z.infer<typeof ForgotPasswordBody>>(ctx);
+      // Counted for every address, known or not, so a 429 reveals nothing about accounts; refused
+      // per e-mail only for the address that asked, so a stranger's requests block only the
+      // stranger (docs/security.md, "Password reset and verification requests").
+      const limits = config.rateLimits;
+      const what = 'Too many password reset requests';
+      await throttle(db, buckets.resetIp(ctx.ip), limits.resetPerIp, what);
+      await throttle(db, buckets.resetPair(body.email, ctx.ip), limits.resetPerEmailPerIp, what);
+      // Past the mails one address may receive, the answer is the same and nothing is sent: the
+      // links already sent still work.
+      const mail = await withinLimit(db, buckets.resetMails(body.email), limits.resetMailsPerEmail);
+      const user = mail ? await findUserByEmail(db, body.email) : undefined;
+      // The same answer for every address, known or not, and never the link itself: whoever asks
+      // is not necessarily the owner (docs/security.md, "Reset and verification links").
+      const response: ForgotPasswordResponse = {
+        success: true,
+        message: mailer.delivers
+          ? 'If an account exists for that email, a reset link is on its way.'
+          : 'If an account exists for that email, a reset link was made. This server does not send e-mail: ask the person who runs it for your link.',
       };
-    });
-    if (ctx.session?.userId) signOut(ctx);
-  });
+      if (user) {
+        const token = await issueToken(db, user.id, 'reset', config.resetTokenTtlMs);
+        const welcome = user.passwordHash === null ? '&welcome=true' : '';
+        const link = `${config.publicUrl}/reset-password?token=${token}${welcome}`;
+        // Not awaited: a slow or failing mail server must neither reveal (by timing or a 500)
+        // that the account exists nor fail the request.
+        mailer
+          .send({
+            to: user.email,
+            subject: 'Reset your PingMe password',
+            text: `Hi ${user.firstName ?? 'there'},\n\nSet a new PingMe password here:\n${link}\n\nThe link works once and expires in ${Math.round(config.resetTokenTtlMs / 60_000)} minutes. If you did not ask for it, ignore this e-mail.`,
+          })
+          .catch((err: unknown) => ctx.log.error({ err }, 'reset mail failed'));
+      }
+      ctx.body = response;
+    },
+  );
+
+  router.post(
+    '/api/reset-password',
+    keyedByHeader,
+    validate({ body: ResetPasswordBody }),
+    async (ctx) => {
+      const { body } = input<z.infer<typeof ResetPasswordBody>>(ctx);
+      const passwordHash = await hashPassword(body.password);
+      await mutate(ctx, db, async ({ trx }) => {
+        const userId = await redeemToken(trx, 'reset', body.token);
+        const before = await findUserById(trx, userId);
+        if (!before)
+          throw new AppError(
+            400,
+            'token_invalid',
+            'This password reset link is invalid or has expired',
+          );
+        // The link reached the address's owner: the address is proven.
+        const after = await updateUser(trx, userId, {
+          passwordHash,
+          passwordChangedAt: nowIso(),
+          emailVerified: 1,
+        });
+        await applyListedAdmin(trx, config, after);
+        // A password change ends every session of that person.
+        await destroyUserSessions(trx, userId);
+        return {
+          body: {
+            success: true,
+            isFirstTime: before.passwordHash === null,
+          } satisfies ResetPasswordResponse,
+        };
+      });
+      if (ctx.session?.userId) signOut(ctx);
+    },
+  );
 
   router.get('/api/verify-email', validate({ query: VerifyEmailQuery }), async (ctx) => {
     const { query } = input<unknown, z.infer<typeof VerifyEmailQuery>>(ctx);
@@ -220,34 +230,38 @@ export function authRoutes(router: Router, { db, config, mailer }: AppDeps): voi
     } satisfies VerifyEmailResponse;
   });
 
-  router.post('/api/resend-verification', keyedByHeader, validate({ body: ResendVerificationBody }), async (ctx) => {
-    const { body } = input<z.infer<typeof ResendVerificationBody>>(ctx);
-    // The same shape as the reset requests above.
-    const limits = config.rateLimits;
-    const what = 'Too many verification e-mails requested';
-    await throttle(db, buckets.verifyIp(ctx.ip), limits.verifyResendPerIp, what);
-    await throttle(
-      db,
-      buckets.verifyPair(body.email, ctx.ip),
-      limits.verifyResendPerEmailPerIp,
-      what,
-    );
-    const mail = await withinLimit(
-      db,
-      buckets.verifyMails(body.email),
-      limits.verifyResendMailsPerEmail,
-    );
-    const user = mail ? await findUserByEmail(db, body.email) : undefined;
-    // Not awaited, for the same reasons as the reset mail.
-    if (user && user.emailVerified !== 1) {
-      sendVerification(user.id, user.email, user.firstName).catch((err: unknown) =>
-        ctx.log.error({ err }, 'verification mail failed'),
+  router.post(
+    '/api/resend-verification',
+    keyedByHeader,
+    validate({ body: ResendVerificationBody }),
+    async (ctx) => {
+      const { body } = input<z.infer<typeof ResendVerificationBody>>(ctx);
+      // The same shape as the reset requests above.
+      const limits = config.rateLimits;
+      const what = 'Too many verification e-mails requested';
+      await throttle(db, buckets.verifyIp(ctx.ip), limits.verifyResendPerIp, what);
+      await throttle(
+        db,
+        buckets.verifyPair(body.email, ctx.ip),
+        limits.verifyResendPerEmailPerIp,
+        what,
       );
-    }
-    ctx.body = {
-      success: true,
-      message: 'If that account still needs verifying, a new link is on its way.',
-    };
-  });
-
+      const mail = await withinLimit(
+        db,
+        buckets.verifyMails(body.email),
+        limits.verifyResendMailsPerEmail,
+      );
+      const user = mail ? await findUserByEmail(db, body.email) : undefined;
+      // Not awaited, for the same reasons as the reset mail.
+      if (user && user.emailVerified !== 1) {
+        sendVerification(user.id, user.email, user.firstName).catch((err: unknown) =>
+          ctx.log.error({ err }, 'verification mail failed'),
+        );
+      }
+      ctx.body = {
+        success: true,
+        message: 'If that account still needs verifying, a new link is on its way.',
+      };
+    },
+  );
 }

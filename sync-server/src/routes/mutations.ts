@@ -10,7 +10,15 @@ import type { AppDeps } from '../deps';
 import { badRequest, unknownField } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
 import { IDEMPOTENCY_HEADER } from '../middleware/idempotency';
-import { REPLAYED_HEADER, applyOne, requestHash } from '../mutations/apply';
+import {
+  REPLAYED_HEADER,
+  applyOne,
+  requestHash,
+  type Caller,
+  type Entry,
+  type EntryAnswer,
+} from '../mutations/apply';
+import type { WriteCoalescer } from '../mutations/coalesce';
 
 /** The path parameters and the JSON body as one arguments object, as the schema expects. */
 export function restArgs(name: MutationName, ctx: Context): Record<string, unknown> {
@@ -26,6 +34,17 @@ export function restArgs(name: MutationName, ctx: Context): Record<string, unkno
     args[p] = params[p];
   }
   return args;
+}
+
+/** One REST write, committed with the others of its group; a refusal is thrown as it came. */
+async function appliedWithOthers(
+  coalescer: WriteCoalescer,
+  caller: Caller,
+  entry: Entry,
+): Promise<EntryAnswer> {
+  const [outcome] = await coalescer.run({ caller, items: [{ entry }], stopOnTransient: false });
+  if (outcome && 'answer' in outcome) return outcome.answer;
+  throw outcome && 'error' in outcome ? outcome.error : new Error('the write was not attempted');
 }
 
 export function mutationRoutes(router: Router, { db, config, events, coalescer }: AppDeps): void {
@@ -50,7 +69,7 @@ export function mutationRoutes(router: Router, { db, config, events, coalescer }
             requestHash: requestHash(ctx.method, ctx.path, ctx.request.body),
           };
           const answer = coalescer
-            ? await coalescer.apply(caller, entry)
+            ? await appliedWithOthers(coalescer, caller, entry)
             : await applyOne(db, events, caller, entry);
           ctx.status = answer.status;
           ctx.type = 'json';

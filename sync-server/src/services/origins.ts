@@ -43,4 +43,3 @@ export function originPolicy(config: Pick<Config, 'publicUrl' | 'allowedOrigins'
     return localServer && isUnrebindable(o.hostname) && o.origin === originOf(own)?.origin;
   };
 }
-

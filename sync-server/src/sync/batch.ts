@@ -1,9 +1,10 @@
 /**
  * POST /api/sync/batch, in the numbered steps of docs/sync.md ("Batch"): the caller is signed in
  * once; each entry names a mutation (or, written by an older app, its REST call) and is applied
- * in-process, in order, in one transaction with a savepoint per entry (mutations/apply.ts).
+ * in-process, in order, each in its own savepoint of a shared transaction (mutations/coalesce.ts).
  */
 import {
+  BATCH_NOT_ATTEMPTED,
   MUTATIONS,
   MUTATION_MAX_BYTES,
   isMutationName,
@@ -14,14 +15,9 @@ import {
 } from '@pingme/shared';
 import type { AppDeps } from '../deps';
 import { logger } from '../logger';
-import { AppError, badRequest, payloadTooLarge, unknownField } from '../errors';
-import {
-  applyBatch,
-  entryHash,
-  requestHash,
-  type BatchItem,
-  type Caller,
-} from '../mutations/apply';
+import { AppError, badRequest, errorAnswer, payloadTooLarge, unknownField } from '../errors';
+import { entryHash, requestHash, type Caller } from '../mutations/apply';
+import { runGroup, type ItemOutcome, type Job, type JobItem } from '../mutations/coalesce';
 
 export const BATCH_PATH = '/api/sync/batch';
 
@@ -51,7 +47,7 @@ function tooLarge(name: MutationName, args: unknown): AppError | undefined {
 }
 
 /** Step 0: an entry as the mutation it applies, or the refusal it is answered with. */
-export function itemOf(entry: BatchEntry): BatchItem {
+export function itemOf(entry: BatchEntry): { idempotencyKey: string } & JobItem {
   const { idempotencyKey } = entry;
   if ('name' in entry) {
     if (!isMutationName(entry.name)) {
@@ -99,15 +95,51 @@ export function itemOf(entry: BatchEntry): BatchItem {
   };
 }
 
+/** An entry's result as the device reads it: its REST call's status and body, or not attempted. */
+function resultOf(idempotencyKey: string, outcome: ItemOutcome, entry: string): BatchResult {
+  if ('answer' in outcome) {
+    return { idempotencyKey, status: outcome.answer.status, body: outcome.answer.body };
+  }
+  if ('notAttempted' in outcome) {
+    return {
+      idempotencyKey,
+      status: BATCH_NOT_ATTEMPTED,
+      body: {
+        error: `Not attempted: entry ${outcome.notAttempted} must succeed first`,
+        notAttempted: true,
+      },
+    };
+  }
+  const { status, body } = errorAnswer(outcome.error);
+  if (status === 500) logger.error({ err: outcome.error, mutation: entry }, 'batch entry failed');
+  return { idempotencyKey, status, body };
+}
+
+/**
+ * The entries of one batch as one job (mutations/coalesce.ts): in order, each in its own
+ * savepoint, stopping at a transient failure; committed with the other writes of its group (or
+ * alone when WRITE_COALESCING is off). If that commit fails, every entry is a transient failure.
+ */
 export async function runBatch(
-  { db, events }: AppDeps,
+  { db, events, coalescer }: AppDeps,
   caller: Caller,
   entries: BatchEntry[],
 ): Promise<BatchResult[]> {
-  return applyBatch(db, events, caller, entries.map(itemOf), (err, item) =>
-    logger.error(
-      { err, mutation: 'entry' in item ? item.entry.name : undefined },
-      'batch entry failed',
-    ),
+  const items = entries.map(itemOf);
+  const job: Job = { caller, items, stopOnTransient: true };
+  let outcomes: ItemOutcome[];
+  try {
+    outcomes = coalescer ? await coalescer.run(job) : (await runGroup(db, events, [job]))[0]!;
+  } catch (err) {
+    logger.error({ err }, 'batch transaction failed');
+    const failed = errorAnswer(err);
+    return items.map(({ idempotencyKey }) => ({
+      idempotencyKey,
+      status: failed.status >= 500 ? failed.status : 503,
+      body: failed.body,
+    }));
+  }
+  return outcomes.map((o, i) =>
+    resultOf(items[i]!.idempotencyKey, o, 'entry' in items[i]! ? items[i]!.entry.name : ''),
   );
 }

@@ -75,6 +75,7 @@ export async function startServer(
   metrics.countSocketsWith(() => hub.size);
   server.on('upgrade', hub.handleUpgrade);
   const push = new PushNotifier({ db: database.db, config, events, metrics });
+  await push.start();
   const housekeeping = () =>
     runHousekeeping(database.db, config).then(
       (removed) => logger.debug({ removed }, 'housekeeping'),

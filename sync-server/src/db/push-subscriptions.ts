@@ -77,3 +77,19 @@ export async function subscriptionsOf(db: Db, userId: string): Promise<PushSubsc
     .orderBy('id')
     .execute();
 }
+
+/** Everyone who has at least one subscription (the notifier keeps this set in memory). */
+export async function usersWithSubscriptions(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('pushSubscriptions').select('userId').distinct().execute();
+  return rows.map((r) => r.userId);
+}
+
+export async function hasSubscription(db: Db, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('pushSubscriptions')
+    .select('id')
+    .where('userId', '=', userId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

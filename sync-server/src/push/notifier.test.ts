@@ -233,6 +233,46 @@ describe('Web Push', () => {
     expect(left.map((s) => s.endpoint)).toEqual([kept.endpoint]);
   });
 
+  it('knows who has a subscription without a query per ping: subscribing, unsubscribing, and one made elsewhere', async () => {
+    const a = await makeUser(server);
+    const b = await makeUser(server);
+    await makeFriends(a, b);
+    // Subscribed through the API: the next ping is pushed.
+    const phone = await subscribe(b, `/ok/${b.id}/known`);
+    await promptPing(a, b);
+    await server.push.idle();
+    expect(service.received.map((r) => r.path)).toEqual([`/ok/${b.id}/known`]);
+    // Unsubscribed: nothing more.
+    const off = await b.client.del('/api/push/subscribe', {
+      raw: JSON.stringify({ endpoint: phone.endpoint }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(off.status).toBe(200);
+    service.received.length = 0;
+    await promptPing(a, b);
+    await server.push.idle();
+    expect(service.received).toEqual([]);
+    // A subscription another server node stored (straight into the shared database) counts from
+    // the next read of who has one (every minute; here at once).
+    const keys = newBrowserKeys();
+    await server.database.db
+      .insertInto('pushSubscriptions')
+      .values({
+        id: `elsewhere-${b.id}`,
+        userId: b.id,
+        endpoint: `${service.url}/ok/${b.id}/elsewhere`,
+        p256dh: keys.ecdh.getPublicKey().toString('base64url'),
+        auth: keys.auth.toString('base64url'),
+        deviceId: null,
+        createdAt: new Date().toISOString(),
+      })
+      .execute();
+    await server.push.refreshSubscribers();
+    await promptPing(a, b);
+    await server.push.idle();
+    expect(service.received.map((r) => r.path)).toEqual([`/ok/${b.id}/elsewhere`]);
+  });
+
   it('holds pushes during quiet hours, except anchor pings', async () => {
     const a = await makeUser(server, { firstName: 'Ann' });
     const b = await makeUser(server);

@@ -17,7 +17,9 @@ import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import {
   deleteSubscriptionById,
+  hasSubscription,
   subscriptionsOf,
+  usersWithSubscriptions,
   type PushSubscriptionRow,
 } from '../db/push-subscriptions';
 import { findUserById } from '../db/users';
@@ -34,6 +36,11 @@ export interface PushJob {
 }
 
 const TTL_SECONDS = 24 * 3600;
+/**
+ * Who has a subscription is kept in memory (most people have none, and each of their pings would
+ * otherwise cost a query); it is read again this often, for subscriptions made elsewhere.
+ */
+const SUBSCRIBERS_REFRESH_MS = 60_000;
 const CONCURRENCY = 4;
 /** Beyond this many waiting pushes the oldest are dropped (a push is only a hint). */
 const MAX_QUEUE = 1000;
@@ -84,9 +91,44 @@ export class PushNotifier {
     webpush.getVapidHeaders('https://push.example', subject, publicKey, privateKey, 'aes128gcm');
     deps.events.on('newPing', this.onNewPing);
     deps.events.on('anchorRequest', this.onAnchorRequest);
+    deps.events.on('subscriptionsChanged', this.onSubscriptionsChanged);
+  }
+
+  private subscribers = new Set<string>();
+  private refreshTimer: ReturnType<typeof setInterval> | undefined;
+
+  /** Reads who has a subscription, and keeps reading it (server.ts awaits this before listening). */
+  async start(): Promise<void> {
+    await this.refreshSubscribers();
+    this.refreshTimer = setInterval(() => void this.refreshSubscribers(), SUBSCRIBERS_REFRESH_MS);
+    this.refreshTimer.unref();
+  }
+
+  /** Reads who has a subscription again (on a timer; tests call it). */
+  async refreshSubscribers(): Promise<void> {
+    try {
+      this.subscribers = new Set(await usersWithSubscriptions(this.deps.db));
+    } catch (err) {
+      logger.error({ err }, 'push: could not read who has subscriptions');
+    }
+  }
+
+  private readonly onSubscriptionsChanged = (added: string[], others: string[]) => {
+    for (const id of added) this.subscribers.add(id);
+    for (const id of others) void this.recheck(id);
+  };
+
+  private async recheck(userId: string): Promise<void> {
+    try {
+      if (await hasSubscription(this.deps.db, userId)) this.subscribers.add(userId);
+      else this.subscribers.delete(userId);
+    } catch (err) {
+      logger.error({ err }, 'push: could not check a subscription');
+    }
   }
 
   private readonly onNewPing = (receiverId: string, ping: Ping) => {
+    if (!this.subscribers.has(receiverId)) return;
     try {
       const { kind, ...payload } = pingPayload(ping);
       this.enqueue({
@@ -101,6 +143,7 @@ export class PushNotifier {
   };
 
   private readonly onAnchorRequest = (receiverId: string, anchor: Anchor) => {
+    if (!this.subscribers.has(receiverId)) return;
     try {
       this.enqueue({
         receiverId,
@@ -134,6 +177,8 @@ export class PushNotifier {
   async close(): Promise<void> {
     this.deps.events.off('newPing', this.onNewPing);
     this.deps.events.off('anchorRequest', this.onAnchorRequest);
+    this.deps.events.off('subscriptionsChanged', this.onSubscriptionsChanged);
+    clearInterval(this.refreshTimer);
     this.queue.length = 0;
     this.stop.abort();
     await this.idle();
@@ -162,7 +207,10 @@ export class PushNotifier {
     // Most people have no push subscription: then there is nothing to send and nothing more to
     // read (the person's quiet hours only matter when a device would be woken).
     const subs = await subscriptionsOf(db, job.receiverId);
-    if (subs.length === 0) return;
+    if (subs.length === 0) {
+      this.subscribers.delete(job.receiverId);
+      return;
+    }
     const user = await findUserById(db, job.receiverId);
     if (!user) return;
     if (
@@ -199,6 +247,7 @@ export class PushNotifier {
       );
       this.count('invalid_subscription');
       await deleteSubscriptionById(db, sub.id);
+      await this.recheck(sub.userId);
       return;
     }
     const headers = Object.fromEntries(
@@ -231,6 +280,7 @@ export class PushNotifier {
     if (status === 404 || status === 410) {
       this.count('gone');
       await deleteSubscriptionById(db, sub.id);
+      await this.recheck(sub.userId);
     } else if (status >= 400) {
       this.count('refused');
       logger.warn({ status, host: hostOf(sub.endpoint) }, 'push: push service answered');

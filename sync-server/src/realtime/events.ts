@@ -12,6 +12,8 @@ export interface ChangeEventMap {
   changed: [userIds: string[]];
   newPing: [receiverId: string, ping: Ping];
   anchorRequest: [receiverId: string, anchor: Anchor];
+  /** Push subscriptions changed (push routes): `added` now has one; `others` may have none. */
+  subscriptionsChanged: [added: string[], others: string[]];
 }
 
 export class ChangeEvents extends EventEmitter<ChangeEventMap> implements Announcer {

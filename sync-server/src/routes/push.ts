@@ -59,6 +59,7 @@ export function pushRoutes(router: Router, { db, config }: AppDeps): void {
       if (decodedLength(body.keys.auth) !== 16) {
         throw badRequest('keys.auth must be the subscription’s 16-byte secret (base64url)');
       }
+      let previousOwner: string | undefined;
       await mutate(ctx, db, async ({ trx }) => {
         // A browser that changes hands keeps its subscription, keys and all: another person may
         // take an endpoint over only with its keys. The URL alone (which leaks more easily than
@@ -78,8 +79,10 @@ export function pushRoutes(router: Router, { db, config }: AppDeps): void {
           auth: body.keys.auth,
           deviceId: body.deviceId ?? null,
         });
+        previousOwner = existing && existing.userId !== me ? existing.userId : undefined;
         return { status: created ? 201 : 200, body: toInfo(row) satisfies PushSubscriptionInfo };
       });
+      ctx.events.emit('subscriptionsChanged', [me], previousOwner ? [previousOwner] : []);
     },
   );
 
@@ -100,6 +103,7 @@ export function pushRoutes(router: Router, { db, config }: AppDeps): void {
         }
         return { body: { success: true as const } };
       });
+      ctx.events.emit('subscriptionsChanged', [], [me]);
     },
   );
 }

@@ -3,6 +3,7 @@ import { uuidv7 } from '@pingme/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   makeFriends,
+  pullAll,
   makeUser,
   startTestServer,
   type MadeUser,
@@ -88,6 +89,17 @@ describe('POST /api/profile/anchors', () => {
 
     const received = await b!.client.get('/api/profile/anchors/requests');
     expect(received.body.map((x: { id: string }) => x.id)).toEqual([res.body.id]);
+    // The label is A's own name for B: B never sees it (issue 15, item 7), in any answer.
+    expect(received.body[0].label).toBeNull();
+    const pulledByB = await pullAll(b!.client);
+    const anchorForB = pulledByB.changes.find((c) => c.id === res.body.id)!.data as {
+      label: string | null;
+    };
+    expect(anchorForB.label).toBeNull();
+    const pulledByA = await pullAll(a!.client);
+    expect(
+      (pulledByA.changes.find((c) => c.id === res.body.id)!.data as { label: string | null }).label,
+    ).toBe('Chai buddy');
     const sent = await a!.client.get('/api/profile/anchors/requests/sent');
     expect(sent.body.map((x: { id: string }) => x.id)).toEqual([res.body.id]);
     expect((await a!.client.get('/api/profile/anchors/requests')).body).toEqual([]);

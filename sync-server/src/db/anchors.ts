@@ -196,3 +196,7 @@ export async function answerAnchor(
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+export async function deleteAnchor(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('anchors').where('id', '=', id).execute();
+}

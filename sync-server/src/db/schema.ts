@@ -113,6 +113,8 @@ export interface PingsTable {
   isRead: number;
   readAt: string | null;
   createdAt: string;
+  /** When the sender wrote it, where earlier than createdAt (migration 007); null: the same. */
+  writtenAt: string | null;
 }
 
 export interface ReactionsTable {

@@ -57,7 +57,6 @@ export async function runGroup(
   let trx;
   try {
     trx = await db.startTransaction().execute();
-    let savepoints = 0;
     for (const job of jobs) {
       const outcomes: ItemOutcome[] = [];
       let stoppedAt: number | undefined;
@@ -71,7 +70,7 @@ export async function runGroup(
         else {
           try {
             outcome = {
-              answer: await applyInSavepoint(trx, job.caller, item.entry, savepoints++, committed),
+              answer: await applyInSavepoint(trx, job.caller, item.entry, committed),
             };
           } catch (err) {
             if (err instanceof BrokenTransaction) throw err.cause;

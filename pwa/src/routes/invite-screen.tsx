@@ -3,13 +3,7 @@
  * (POST /api/invites/{code}/use), which makes the inviter and you friends. The routes
  * (routes/invite.tsx) load this screen on first visit.
  */
-import {
-  DELAYS_MS,
-  InviteCheckResponse,
-  InviteCode,
-  InviteUseResponse,
-  displayName,
-} from '@pingme/shared';
+import { DELAYS_MS, InviteCheckResponse, InviteCode, displayName } from '@pingme/shared';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, NetworkError, api, errorMessage } from '../api';
@@ -18,6 +12,7 @@ import { Button, buttonClass } from '../components/Button';
 import { StatusCard } from '../components/StatusCard';
 import { AlertIcon, CheckIcon, ClockIcon, MailIcon } from '../components/icons';
 import { toast } from '../stores';
+import { redeemInvite } from '../writes/friends';
 import { inviteRoute } from './invite';
 
 type Inviter = Extract<InviteCheckResponse, { valid: true }>['user'];
@@ -91,7 +86,7 @@ function InviteScreen({ code }: { code: string }) {
   const accept = async () => {
     setAccepting(true);
     try {
-      const answer = await api.post(`${path}/use`, undefined, { schema: InviteUseResponse });
+      const answer = await redeemInvite(validCode.data ?? '');
       const name = displayName(answer.friend);
       toast({
         title: answer.alreadyFriends

@@ -53,32 +53,51 @@ export async function rollbackWrite(entry: OutboxRow): Promise<void> {
   });
 }
 
+/** One row of a 2xx answer (sync/answers.ts): the server's current state of that record. */
+export interface AnsweredRow {
+  table: EffectTable;
+  key: string;
+  row: Record<string, unknown>;
+}
+
+/** An acknowledged entry and the rows its answer holds (none when it holds no entity). */
+export interface Acknowledged {
+  seq: number;
+  rows?: readonly AnsweredRow[];
+}
+
 /**
- * O3. Acknowledged entries leave the outbox (one delete). Their optimistic rows stay until the
- * pull brings the server's, except where a pull already brought the server's version while the
- * write waited (its answer was lost, and the pull ran before the retry): that version goes back
- * now, since no later pull sends it again, unless another waiting write still holds the row.
- * Such a version may predate the write (the pull ran before the server had it); the write's own
+ * O3. Acknowledged entries leave the outbox (one delete), and their rows take the server's
+ * version at once where the device has it, unless another waiting write still holds the row (that
+ * write's optimistic version stays, guarantee 7). Per row, the last acknowledged write that
+ * touches it decides, with
+ *   1. the server's version a pull brought while the write waited (its answer was lost, and the
+ *      pull ran before the retry): no later pull sends it again, and it is at least as new as a
+ *      replayed answer, which is the response stored when the write was first applied;
+ *   2. else the answer's row (the record as the pull delivers it, right after the write);
+ *   3. else nothing: the optimistic row stays until the pull brings the server's.
+ * A pulled version may predate the write (the pull ran before the server had it); the write's own
  * change then comes with the next pull, which the engine runs after every drain that sent.
  */
-export async function acknowledgeWrites(seqs: readonly number[]): Promise<void> {
-  if (seqs.length === 0) return;
+export async function acknowledgeWrites(acks: readonly Acknowledged[]): Promise<void> {
+  if (acks.length === 0) return;
+  const answers = new Map(acks.map((a) => [a.seq, a.rows ?? []]));
   await db.transaction('rw', [db.outbox, ...EFFECT_TABLES.map(tableOf)], async () => {
-    const acked = (await db.outbox.bulkGet([...seqs])).filter((e): e is OutboxRow => !!e);
-    await db.outbox.bulkDelete([...seqs]);
-    // Per row, the last acknowledged write that touches it decides.
+    const acked = (await db.outbox.bulkGet([...answers.keys()])).filter((e): e is OutboxRow => !!e);
+    await db.outbox.bulkDelete([...answers.keys()]);
     const restore = new Map<string, { table: EffectTable; key: string; row?: unknown }>();
     for (const entry of acked.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
+      const server = entry.serverRows ?? {};
       for (const e of entry.effects ?? []) {
         const k = rowKey(e.table, e.key);
-        const server = entry.serverRows;
-        restore.set(k, {
-          table: e.table,
-          key: e.key,
-          ...(server && k in server ? { row: server[k] } : {}),
-        });
+        restore.set(k, { table: e.table, key: e.key, ...(k in server ? { row: server[k] } : {}) });
+      }
+      for (const a of answers.get(entry.seq!) ?? []) {
+        const k = rowKey(a.table, a.key);
+        if (!(k in server)) restore.set(k, { table: a.table, key: a.key, row: a.row });
       }
     }
+    if (![...restore.values()].some((r) => 'row' in r)) return;
     const waiting = await pendingKeys();
     for (const r of restore.values()) {
       if (!('row' in r) || waiting.get(r.table)?.has(r.key)) continue;

@@ -17,6 +17,7 @@ import { db, getMeta, setMeta } from '../db';
 import { useSession } from '../stores';
 import { claimDeviceData } from './device-owner';
 import { localWrite } from './local-write';
+import { numbered } from './testing';
 import { TransportError } from './outbox-worker';
 import { frameText, receiveNewPing } from './realtime';
 import { BATCH_TIMEOUT_MS, postBatch } from './transport';
@@ -52,13 +53,14 @@ function ping(fields: Partial<Ping> = {}): Ping {
 describe('guarantee 1: durable before visible', () => {
   it('a write whose transaction fails leaves neither its row nor its outbox entry', async () => {
     // Appending the outbox entry fails after the row was put: the whole transaction aborts.
-    const taken = await localWrite({ request: { method: 'POST', path: '/api/x', body: {} } });
+    const taken = await localWrite({ mutation: 'ping.sendCustom', args: numbered(1) });
     const add = vi.spyOn(db.outbox, 'add').mockImplementationOnce(() => {
       throw new Error('disk full');
     });
     await expect(
       localWrite({
-        request: { method: 'POST', path: '/api/pings', body: { id: 'p9' } },
+        mutation: 'ping.sendCustom',
+        args: numbered(9),
         effects: [{ table: 'pings', key: 'p9', after: { id: 'p9', pending: true } }],
       }),
     ).rejects.toThrow('disk full');
@@ -102,7 +104,8 @@ describe('the device’s data is one person’s', () => {
     await db.users.put({ id: 'bo', relation: 'friend', firstName: 'Bo' } as never);
     await setMeta('cursor', 42);
     return localWrite({
-      request: { method: 'POST', path: '/api/pings', body: { id: 'p1', receiverId: 'bo' } },
+      mutation: 'ping.sendCustom',
+      args: numbered(1),
       effects: [{ table: 'pings', key: 'p1', after: { id: 'p1', pending: true } }],
     });
   }
@@ -123,7 +126,8 @@ describe('the device’s data is one person’s', () => {
     useSession.getState().setUser({ id: 'ada' } as never, true);
     // No `self` row yet: only the outbox entry says whose the write is.
     const entry = await localWrite({
-      request: { method: 'POST', path: '/api/pings', body: { id: 'p1', receiverId: 'bo' } },
+      mutation: 'ping.sendCustom',
+      args: numbered(1),
       effects: [{ table: 'pings', key: 'p1', after: { id: 'p1', pending: true } }],
     });
     expect(entry.userId).toBe('ada');

@@ -1,11 +1,12 @@
 import 'fake-indexeddb/auto';
-import type { SelfUser } from '@pingme/shared';
+import type { BatchEntry, SelfUser } from '@pingme/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { db, type OutboxRow } from '../db';
 import { useSession, useToasts } from '../stores';
 import { backoffDelay, BACKOFF_CAP_MS, parseRetryAfter } from './backoff';
 import { createLiveEngine, rejectionToast, type LiveEngine } from './live-engine';
 import { localWrite } from './local-write';
+import { numbered, numberOf } from './testing';
 
 const fetchMock = vi.fn<typeof fetch>();
 let engine: LiveEngine;
@@ -23,14 +24,12 @@ function batchAnswer(status: (n: number) => number) {
     if (url.startsWith('/api/sync/pull')) {
       return json(200, { cursor: 1, hasMore: false, reset: false, snapshot: null, changes: [] });
     }
-    const { entries } = JSON.parse(String(init!.body)) as {
-      entries: { idempotencyKey: string; body: { n: number } }[];
-    };
+    const { entries } = JSON.parse(String(init!.body)) as { entries: BatchEntry[] };
     return json(200, {
       results: entries.map((e) => ({
         idempotencyKey: e.idempotencyKey,
-        status: status(e.body.n),
-        body: status(e.body.n) >= 400 ? { error: 'You can only ping friends' } : {},
+        status: status(numberOf(e)),
+        body: status(numberOf(e)) >= 400 ? { error: 'You can only ping friends' } : {},
       })),
     });
   };
@@ -39,7 +38,8 @@ function batchAnswer(status: (n: number) => number) {
 async function queue(n: number) {
   for (let i = 0; i < n; i++) {
     await localWrite({
-      request: { method: 'POST', path: '/api/pings', body: { n: i } },
+      mutation: 'ping.sendCustom',
+      args: numbered(i),
       effects: [{ table: 'pings', key: `p${i}`, after: { id: `p${i}`, pending: true } }],
       errorToast: { description: 'Failed to send pings. Please try again.' },
     });
@@ -157,6 +157,24 @@ describe('live engine: outbox', () => {
     expect(engine.retryAt()).toBe(0);
   });
 
+  it('drains once per trigger: a pull sends what waits first, and the pull after a send does not drain again', async () => {
+    await queue(1);
+    fetchMock.mockImplementation(batchAnswer(() => 201));
+    await engine.pull('visible');
+    expect(batchCalls()).toHaveLength(1);
+    expect(engine.drains()).toBe(1);
+    // A write's own flush, then the pull that follows a send: still one drain for the trigger.
+    await queue(1);
+    const drained = engine.drains();
+    await engine.flushOutbox('write');
+    await vi.waitFor(() =>
+      expect(
+        fetchMock.mock.calls.filter(([u]) => String(u).startsWith('/api/sync/pull')).length,
+      ).toBe(2),
+    );
+    expect(engine.drains()).toBe(drained + 1);
+  });
+
   it('sends nothing while signed out', async () => {
     await queue(1);
     useSession.getState().setSignedOut();
@@ -168,9 +186,8 @@ describe('live engine: outbox', () => {
 describe('rejection toast', () => {
   const entry = (errorToast: OutboxRow['errorToast']): OutboxRow => ({
     id: 'e1',
-    method: 'POST',
-    path: '/api/pings/custom',
-    body: {},
+    name: 'ping.sendCustom',
+    args: {},
     idempotencyKey: 'e1',
     createdAt: new Date(0).toISOString(),
     attempts: 0,

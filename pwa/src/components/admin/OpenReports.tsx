@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { api, errorMessage } from '../../api';
 import { useApiData } from '../../hooks/useApiData';
 import { toast } from '../../stores';
+import { resolveReport } from '../../writes/safety';
 import { Button } from '../Button';
 import '../../styles/safety.css';
 
@@ -21,11 +22,7 @@ export function OpenReports() {
   const resolve = async (r: AdminReport) => {
     setBusy(r.id);
     try {
-      await api.patch(
-        `/api/admin/reports/${r.id}`,
-        { status: 'resolved' },
-        { schema: AdminReport },
-      );
+      await resolveReport(r.id);
       toast({ title: 'Report resolved', variant: 'success' });
       update((reports) => reports.filter((x) => x.id !== r.id));
     } catch (err) {

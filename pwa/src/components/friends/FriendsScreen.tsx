@@ -13,7 +13,7 @@ import { FriendPrompts } from './FriendPrompts';
 import { FriendSearch } from './FriendSearch';
 import { RequestAnswersProvider, useRequestAnswers, withRecentlyAnswered } from './RequestAnswers';
 import { RequestRow } from './RequestRow';
-import { summaryOf } from './optimistic';
+import { summaryOf } from '../../writes/pending';
 import { groupFriendships, useFriendships, useLatestMoodsFromFriends } from './useFriendData';
 import { FriendsIcon } from '../icons';
 import { MoodDialog } from '../../dialogs/MoodDialog';

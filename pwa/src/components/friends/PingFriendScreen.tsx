@@ -10,7 +10,7 @@ import { buttonClass } from '../Button';
 import { Screen } from '../Screen';
 import { BackIcon } from '../icons';
 import { SendToFriend } from './SendToFriend';
-import { summaryOf } from './optimistic';
+import { summaryOf } from '../../writes/pending';
 import { useFriend } from './useFriendProfile';
 import { db } from '../../db';
 import { useSession } from '../../stores';

@@ -17,7 +17,7 @@ import { TextField } from '../TextField';
 import { CountedTextArea } from './CountedTextArea';
 import { SendIcon } from '../icons';
 import { PromptPicker } from './PromptPicker';
-import { sendCustomPing, sendPromptPing } from './writes';
+import { CUSTOM_PING_ERROR, SEND_PING_ERROR, sendPing } from '../../writes/pings';
 
 export interface SendToFriendProps {
   me: UserSummary;
@@ -61,13 +61,18 @@ function PromptForm({ me, friend, prompts, onSent }: SendToFriendProps) {
     }
     setBusy(true);
     try {
-      await sendPromptPing({ me, friend, prompt });
+      await sendPing({
+        from: me,
+        to: [friend],
+        content: { kind: 'prompt', prompt },
+        errorToast: { description: SEND_PING_ERROR },
+      });
       toast(sentToast(prompt.text));
       onSent();
     } catch {
       toast({
         title: 'Error',
-        description: 'Failed to send ping. Please try again.',
+        description: SEND_PING_ERROR,
         variant: 'destructive',
       });
       setBusy(false);
@@ -122,7 +127,12 @@ function CustomForm({ me, friend, onSent }: SendToFriendProps) {
     setBusy(true);
     try {
       const body = parsed.data;
-      await sendCustomPing({ me, friend, text: body.customText, emoji: body.customEmoji ?? '' });
+      await sendPing({
+        from: me,
+        to: [friend],
+        content: { kind: 'custom', text: body.customText, emoji: body.customEmoji },
+        errorToast: CUSTOM_PING_ERROR,
+      });
       toast(sentToast(body.customText));
       onSent();
     } catch {

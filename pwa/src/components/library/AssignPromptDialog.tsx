@@ -5,7 +5,7 @@ import { toast } from '../../stores';
 import { Dialog } from '../Dialog';
 import type { FriendRow } from '../home/useHomeData';
 import { LIBRARY_MESSAGES } from './library-rules';
-import { assignPrompt } from './library-writes';
+import { assignPrompt } from '../../writes/prompts';
 import { PromptFriendsForm } from './PromptFriendsForm';
 
 export interface AssignPromptDialogProps {
@@ -37,7 +37,7 @@ export function AssignPromptDialog({ prompt, friends, onOpenChange }: AssignProm
     }
     setBusy(true);
     try {
-      await assignPrompt(prompt.id, chosen);
+      await assignPrompt(prompt.id, chosen, { description: LIBRARY_MESSAGES.assignFailed });
       toast({
         title: 'Prompt assigned!',
         description: `"${prompt.text}" is now available to ${chosen.length} more ${chosen.length === 1 ? 'friend' : 'friends'}.`,

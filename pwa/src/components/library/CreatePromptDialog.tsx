@@ -10,7 +10,7 @@ import { Dialog, DialogClose } from '../Dialog';
 import { TextField } from '../TextField';
 import { CountedTextArea } from '../setup/CountedTextArea';
 import { LIBRARY_MESSAGES, validatePromptForm, type PromptForm } from './library-rules';
-import { createPrompt } from './library-writes';
+import { createPrompt } from '../../writes/prompts';
 
 export interface CreatePromptDialogProps {
   open: boolean;
@@ -48,7 +48,9 @@ export function CreatePromptDialog({ open, meId, onOpenChange }: CreatePromptDia
     }
     setBusy(true);
     try {
-      await createPrompt(meId, result.text, result.emoji);
+      await createPrompt(meId, result.text, result.emoji, {
+        description: LIBRARY_MESSAGES.createFailed,
+      });
       toast({ title: 'Prompt created!', description: result.text, variant: 'success' });
       close(false);
     } catch {

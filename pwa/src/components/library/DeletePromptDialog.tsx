@@ -5,7 +5,7 @@ import { toast } from '../../stores';
 import { Button } from '../Button';
 import { Dialog, DialogClose } from '../Dialog';
 import { LIBRARY_MESSAGES } from './library-rules';
-import { deletePrompt } from './library-writes';
+import { deletePrompt } from '../../writes/prompts';
 import { PromptPreview } from './PromptPreview';
 
 export interface DeletePromptDialogProps {
@@ -19,7 +19,7 @@ export function DeletePromptDialog({ prompt, onOpenChange }: DeletePromptDialogP
     if (!prompt) return;
     setBusy(true);
     try {
-      await deletePrompt(prompt.id);
+      await deletePrompt(prompt.id, { description: LIBRARY_MESSAGES.deleteFailed });
       toast({ title: LIBRARY_MESSAGES.deleted, variant: 'success' });
       onOpenChange(false);
     } catch {

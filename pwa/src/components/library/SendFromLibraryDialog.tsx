@@ -4,11 +4,11 @@ import { useState } from 'react';
 import { afterNextPaint } from '../../lib/frames';
 import { toast } from '../../stores';
 import { Dialog } from '../Dialog';
-import { sendPromptPing } from '../home/send-pings';
 import type { FriendRow } from '../home/useHomeData';
 import { sentToast } from '../pings/SendPromptDialog';
 import { LIBRARY_MESSAGES, promptEmoji } from './library-rules';
 import { PromptFriendsForm } from './PromptFriendsForm';
+import { sendPing } from '../../writes/pings';
 
 export interface SendFromLibraryDialogProps {
   prompt: Prompt | null;
@@ -44,12 +44,15 @@ export function SendFromLibraryDialog({
     }
     setBusy(true);
     try {
-      await sendPromptPing(
-        me,
-        friend,
-        { id: prompt.id, text: prompt.text, emoji: promptEmoji(prompt) },
-        { description: LIBRARY_MESSAGES.sendFailed },
-      );
+      await sendPing({
+        from: me,
+        to: [friend],
+        content: {
+          kind: 'prompt',
+          prompt: { id: prompt.id, text: prompt.text, emoji: promptEmoji(prompt) },
+        },
+        errorToast: { description: LIBRARY_MESSAGES.sendFailed },
+      });
       await afterNextPaint();
       toast(sentToast(prompt.text, 1));
       close(false);

@@ -13,7 +13,7 @@ import {
 import { useId, useState } from 'react';
 import { afterNextPaint } from '../../lib/frames';
 import { toast } from '../../stores';
-import { CUSTOM_PING_ERROR, sendCustomPing } from '../../sync/pings';
+import { CUSTOM_PING_ERROR, sendPing } from '../../writes/pings';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
 import { Dialog, DialogClose } from '../Dialog';
@@ -67,7 +67,12 @@ export function CustomPingDialog({ open, me, friends, onOpenChange }: CustomPing
     const to = friends.find((f) => f.id === friendId)!;
     setSending(true);
     try {
-      await sendCustomPing({ from: me, to, text, emoji });
+      await sendPing({
+        from: me,
+        to: [to],
+        content: { kind: 'custom', text, emoji },
+        errorToast: CUSTOM_PING_ERROR,
+      });
       await afterNextPaint();
       toast(sentToast(parsed.data.customText, 1));
       close(false);

@@ -7,7 +7,7 @@ import { DEFAULT_PROMPT_EMOJI, displayName, type Prompt, type SelfUser } from '@
 import { memo, useCallback, useState } from 'react';
 import { afterNextPaint } from '../../lib/frames';
 import { toast } from '../../stores';
-import { sendPromptPing, SEND_PINGS_ERROR } from '../../sync/pings';
+import { SEND_PINGS_ERROR, sendPing } from '../../writes/pings';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
 import { Dialog, DialogClose } from '../Dialog';
@@ -58,7 +58,12 @@ export function SendPromptDialog({ prompt, me, friends, onOpenChange }: SendProm
     }
     setSending(true);
     try {
-      await sendPromptPing({ prompt, from: me, to });
+      await sendPing({
+        from: me,
+        to,
+        content: { kind: 'prompt', prompt },
+        errorToast: { description: SEND_PINGS_ERROR },
+      });
       await afterNextPaint();
       toast(sentToast(prompt.text, to.length));
       close(false);

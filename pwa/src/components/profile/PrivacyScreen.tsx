@@ -1,22 +1,21 @@
 /**
  * Privacy Settings (/privacy-settings): public or private profile (spec sections 2 and 4). The
- * change goes through the outbox (PUT /api/privacy-settings) with an optimistic row; the switch
+ * change goes through the outbox (privacy.update) with an optimistic row; the switch
  * stays disabled until the server has it.
  */
-import { PrivacySettingsBody, type ProfileVisibility, type SelfUser } from '@pingme/shared';
+import type { ProfileVisibility, SelfUser } from '@pingme/shared';
 import { Link } from '@tanstack/react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import { db } from '../../db';
 import { toast, useSession } from '../../stores';
-import { PENDING_FIELD, isPending, localWrite } from '../../sync/local-write';
+import { isPending } from '../../sync/local-write';
+import { PRIVACY_ERROR, savePrivacy } from '../../writes/profile';
 import { buttonClass } from '../Button';
 import { CompassIcon, LockIcon } from '../icons';
 import { Screen } from '../Screen';
 import { Switch } from '../Switch';
 import '../../styles/profile.css';
-
-export const PRIVACY_ERROR = 'Failed to update privacy settings. Please try again.';
 
 const MODES = {
   public: {
@@ -50,20 +49,9 @@ export function PrivacyScreen() {
   const mode = MODES[visibility];
 
   const onChange = async (isPublic: boolean) => {
-    const body = PrivacySettingsBody.parse({ profileVisibility: isPublic ? 'public' : 'private' });
     setSending(true);
     try {
-      await localWrite({
-        request: { method: 'PUT', path: '/api/privacy-settings', body },
-        effects: [
-          {
-            table: 'users',
-            key: user.id,
-            after: { ...self, ...body, relation: 'self', [PENDING_FIELD]: true },
-          },
-        ],
-        errorToast: { description: PRIVACY_ERROR },
-      });
+      await savePrivacy(self, isPublic ? 'public' : 'private');
       toast({ title: 'Privacy settings updated successfully!', variant: 'success' });
     } catch {
       toast({ title: 'Error', description: PRIVACY_ERROR, variant: 'destructive' });

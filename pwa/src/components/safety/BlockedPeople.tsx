@@ -1,10 +1,11 @@
 /** The people the owner blocked (GET /api/blocks), each with 'Unblock' (DELETE /api/blocks/{id}). */
-import { BlockedPerson, UnblockResponse, displayName } from '@pingme/shared';
+import { BlockedPerson, displayName } from '@pingme/shared';
 import { useState } from 'react';
 import { z } from 'zod';
 import { api, errorMessage } from '../../api';
 import { useApiData } from '../../hooks/useApiData';
 import { toast } from '../../stores';
+import { unblockPerson } from '../../writes/safety';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
 
@@ -17,7 +18,7 @@ export function BlockedPeople() {
   const unblock = async (p: BlockedPerson) => {
     setBusy(p.userId);
     try {
-      await api.del(`/api/blocks/${p.userId}`, { schema: UnblockResponse });
+      await unblockPerson(p.userId);
       toast({ title: `${displayName(p.user)} is unblocked`, variant: 'success' });
       await load();
     } catch (err) {

@@ -2,10 +2,11 @@
  * Report a person (or one of their pings): a reason (spam, harassment, inappropriate, other) and
  * optional details (≤ 500), POST /api/reports, then 'Report sent. Thank you.'
  */
-import { REPORT_DETAILS_MAX, REPORT_REASONS, Report, type ReportReason } from '@pingme/shared';
+import { REPORT_DETAILS_MAX, REPORT_REASONS, type ReportReason } from '@pingme/shared';
 import { useId, useState, type FormEvent } from 'react';
-import { api, errorMessage } from '../../api';
+import { errorMessage } from '../../api';
 import { toast } from '../../stores';
+import { sendReport } from '../../writes/safety';
 import { Button } from '../Button';
 import { Dialog, DialogClose } from '../Dialog';
 
@@ -50,11 +51,12 @@ export function ReportDialog({ open, onOpenChange, name, userId, pingId }: Repor
     setError(undefined);
     setSending(true);
     try {
-      await api.post(
-        '/api/reports',
-        { ...(userId ? { userId } : {}), ...(pingId ? { pingId } : {}), reason, details },
-        { schema: Report },
-      );
+      await sendReport({
+        ...(userId ? { userId } : {}),
+        ...(pingId ? { pingId } : {}),
+        reason,
+        details,
+      });
       setSending(false);
       change(false);
       toast({ title: 'Report sent. Thank you.', variant: 'success' });

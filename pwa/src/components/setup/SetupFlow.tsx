@@ -4,9 +4,10 @@
  * posts /api/user/complete-onboarding; the answer replaces the session's person, which lifts the
  * gate and shows the screen they came for, with no hard reload (docs/decisions.md).
  */
-import { SelfUser, displayName, type SelfUser as SelfUserT } from '@pingme/shared';
+import { displayName, type SelfUser as SelfUserT } from '@pingme/shared';
 import { useEffect, useRef, useState } from 'react';
-import { ApiError, api, errorMessage } from '../../api';
+import { ApiError, errorMessage } from '../../api';
+import { completeOnboarding } from '../../writes/profile';
 import { rememberUser } from '../../session';
 import { toast } from '../../stores';
 import { Button } from '../Button';
@@ -67,12 +68,9 @@ export function SetupFlow({ user }: { user: SelfUserT }) {
     }
     setSubmitting(true);
     try {
-      // Marks the guided tour as due before the setup is done (tour-rules.ts).
-      if (user.onboardingStep === null) await api.patch('/api/user/onboarding', { step: 0 });
-      const updated = await api.post(
-        '/api/user/complete-onboarding',
+      const updated = await completeOnboarding(
+        user,
         completeOnboardingBody({ handle, bio, location, profileImageUrl: photo }),
-        { schema: SelfUser },
       );
       markSetupCompleted(updated.id);
       await rememberUser(updated);

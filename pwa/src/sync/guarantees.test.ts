@@ -14,12 +14,12 @@ import 'fake-indexeddb/auto';
 import type { Ping } from '@pingme/shared';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { db, getMeta, setMeta } from '../db';
-import { useSession } from '../stores';
+import { useRealtime, useSession } from '../stores';
 import { claimDeviceData } from './device-owner';
 import { localWrite } from './local-write';
-import { numbered } from './testing';
+import { numbered, testId } from './testing';
 import { TransportError } from './outbox-worker';
-import { frameText, receiveNewPing } from './realtime';
+import { frameText, readFrame, receiveNewPing } from './realtime';
 import { BATCH_TIMEOUT_MS, postBatch } from './transport';
 
 beforeEach(async () => {
@@ -80,6 +80,30 @@ describe('guarantee 6: /ws frames, text or binary', () => {
     expect(frameText(bytes.buffer)).toBe(json);
     expect(frameText(bytes)).toBe(json);
     expect(JSON.parse(frameText(bytes.buffer))).toEqual({ type: 'authenticated', userId: 'u1' });
+  });
+});
+
+describe('the /ws contract: every frame is parsed with ServerMessage', () => {
+  it('reads a frame that matches, and drops and counts one that does not', () => {
+    const before = useRealtime.getState().unreadable.frames;
+    expect(readFrame(JSON.stringify({ type: 'poke' }))).toEqual({ type: 'poke' });
+    expect(readFrame(JSON.stringify({ type: 'new_ping', ping: { id: 'p1' } }))).toBeUndefined();
+    expect(readFrame(JSON.stringify({ type: 'shout' }))).toBeUndefined();
+    expect(readFrame('not json')).toBeUndefined();
+    const [a, b] = [testId(1), testId(2)];
+    const valid = ping({
+      id: testId(3),
+      senderId: a,
+      receiverId: b,
+      sender: { id: a, firstName: 'Bo', lastName: 'T', profileImageUrl: null },
+      receiver: { id: b, firstName: 'Ada', lastName: 'T', profileImageUrl: null },
+      prompt: { id: testId(4), text: 'Ping me when you need a hug', emoji: '🤗' },
+    });
+    expect(readFrame(JSON.stringify({ type: 'new_ping', ping: valid }))).toEqual({
+      type: 'new_ping',
+      ping: valid,
+    });
+    expect(useRealtime.getState().unreadable.frames - before).toBe(3);
   });
 });
 

@@ -55,8 +55,9 @@ afterEach(async () => {
 interface OutboxEntry {
   seq: number;
   idempotencyKey: string;
-  path: string;
-  body: { id?: string };
+  /** A named mutation and its arguments (sync/local-write.ts). */
+  name: string;
+  args: { id?: string };
 }
 interface PingRow {
   id: string;
@@ -206,8 +207,8 @@ describe('guarantee 9: one drainer per device across tabs', () => {
     expect(keysSent(proxy)).toEqual(made.map((e) => e.idempotencyKey));
     // The server applied them once each, in the order the tabs made them.
     const pings = (await pullAs(bo, boCursor)).changes.filter((c) => c.entity === 'ping');
-    expect(pings.map((c) => c.id)).toEqual(made.map((e) => e.body.id));
-    expect((await receivedIds(bo)).sort()).toEqual(made.map((e) => e.body.id!).sort());
+    expect(pings.map((c) => c.id)).toEqual(made.map((e) => e.args.id));
+    expect((await receivedIds(bo)).sort()).toEqual(made.map((e) => e.args.id!).sort());
   });
 
   it('control: with the Web Lock taken away, two tabs drain at once and the check above sees it', async () => {
@@ -280,7 +281,7 @@ describe('guarantee 9: one drainer per device across tabs', () => {
         return users.find((u) => u.id === bo.id)?.tagline;
       })
       .toBe(tagline);
-    expect(await receivedIds(bo)).toEqual([entry.body.id]);
+    expect(await receivedIds(bo)).toEqual([entry.args.id]);
   });
 
   it('entries left by a closed tab are sent by the next tab, not by anyone meanwhile', async () => {
@@ -309,7 +310,7 @@ describe('guarantee 9: one drainer per device across tabs', () => {
       () => receivedIds(bo),
       (ids) => ids.length > 0,
     );
-    expect(await receivedIds(bo)).toEqual([entry.body.id]);
+    expect(await receivedIds(bo)).toEqual([entry.args.id]);
     expect(keysSent(proxy)).toEqual([entry.idempotencyKey]);
     // Sent by the page (its URL as Referer), not by the service worker's script.
     expect(proxy.batches[0]!.referer).toBe(`${proxy.url}/`);
@@ -342,7 +343,7 @@ describe('guarantees 1 and 2: a tab killed around its send', () => {
       .card('Ping to Bo')
       .getByTestId('ping-pending')
       .waitFor({ state: 'detached', timeout: 30_000 });
-    expect(await receivedIds(bo)).toEqual([entry.body.id]);
+    expect(await receivedIds(bo)).toEqual([entry.args.id]);
     expect(keysSent(proxy)).toEqual([entry.idempotencyKey]);
     expect(await tab2.recentActivity.getByRole('article').count()).toBe(1);
   });
@@ -362,7 +363,7 @@ describe('guarantees 1 and 2: a tab killed around its send', () => {
       async () => proxy!.batches.filter((b) => b.results).length,
       (n) => n === 1,
     );
-    expect(await receivedIds(bo)).toEqual([entry.body.id]);
+    expect(await receivedIds(bo)).toEqual([entry.args.id]);
     await backgroundSyncSettled(tab1.page);
     await crash(tab1.page);
 
@@ -378,7 +379,7 @@ describe('guarantees 1 and 2: a tab killed around its send', () => {
     expect(replayed!.delivered).toBe(true);
     expect(replayed!.results).toEqual(lost!.results);
     expect(replayed!.results).toEqual([{ idempotencyKey: entry.idempotencyKey, status: 201 }]);
-    expect(await receivedIds(bo)).toEqual([entry.body.id]);
+    expect(await receivedIds(bo)).toEqual([entry.args.id]);
     expect(await tab2.recentActivity.getByRole('article').count()).toBe(1);
   });
 
@@ -468,7 +469,7 @@ describe('guarantee 5: a rejection never blocks the queue', () => {
     expect([401, 408, 429]).not.toContain(results[1]!.status);
     expect(results[2]!.status).toBe(201);
     const pings = (await pullAs(bo, boCursor)).changes.filter((c) => c.entity === 'ping');
-    expect(pings.map((c) => c.id)).toEqual([first.body.id, third.body.id]);
+    expect(pings.map((c) => c.id)).toEqual([first.args.id, third.args.id]);
     expect(await receivedIds(cy)).toEqual([]);
     expect(await dexieRows<PingRow>(tab.page, 'pings')).toHaveLength(2);
     await tab.page.waitForTimeout(500);
@@ -537,13 +538,13 @@ describe('guarantee 7: read-your-writes', () => {
     // The snapshot's last page saves its cursor in the same transaction as the sweep.
     await expect.poll(cursor).not.toBe(1e12);
     expect(await pending.count()).toBe(1);
-    expect((await dexieRows<PingRow>(page, 'pings')).map((p) => p.id)).toEqual([entry.body.id]);
+    expect((await dexieRows<PingRow>(page, 'pings')).map((p) => p.id)).toEqual([entry.args.id]);
     expect(await receivedIds(bo)).toEqual([]);
 
     proxy.batchAnswers('deliver');
     await networkBack(page);
     await pending.waitFor({ state: 'detached', timeout: 30_000 });
-    expect(await receivedIds(bo)).toEqual([entry.body.id]);
+    expect(await receivedIds(bo)).toEqual([entry.args.id]);
     expect(await tab.card('Ping to Bo').count()).toBe(1);
   });
 });
@@ -703,14 +704,14 @@ describe('a device offline for longer than the change log keeps', () => {
     await tab.tile(new RegExp(`${HUG}.*1 friend$`)).waitFor({ timeout: 30_000 });
     await nothingWaiting(page).waitFor({ timeout: 30_000 });
 
-    await expect.poll(() => receivedIds(bo, base)).toEqual([entry.body.id]);
+    await expect.poll(() => receivedIds(bo, base)).toEqual([entry.args.id]);
     // The snapshot's sweep removed Cy, kept the sent ping and brought Bo's.
     await expect
       .poll(async () => (await dexieRows<{ id: string }>(page, 'users')).map((u) => u.id).sort())
       .toEqual([ada.id, bo.id].sort());
     await expect
       .poll(async () => (await dexieRows<PingRow>(page, 'pings')).map((p) => p.id).sort())
-      .toEqual([entry.body.id!, fromBo.body.id].sort());
+      .toEqual([entry.args.id!, fromBo.body.id].sort());
     expect((await dexieRows<PingRow>(page, 'pings')).some((p) => p.pending)).toBe(false);
     // Her cursor was below the floor: the first pull after signing in answered a snapshot.
     // (A 401 from before the sign-in may still land after `pullsBefore` was read.)

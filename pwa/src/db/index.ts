@@ -48,6 +48,8 @@ interface OutboxEntryBase {
    * and re-apply it on top of server state after a pull while it still waits (sync/local-write.ts).
    */
   effects?: WriteEffect[];
+  /** The `table:key` of each row in `effects` (an index: which rows waiting writes hold). */
+  rows?: string[];
   /** The spec's error toast for a final refusal (title 'Error' unless given). */
   errorToast?: { title?: string; description: string; preferServerMessage?: boolean };
   /**

@@ -55,7 +55,7 @@ async function queueWithVersion3(rows: readonly object[]) {
       createdAt: '2026-11-20T10:00:00.000Z',
       attempts: 0,
       status: 'pending',
-      effects: [],
+      effects: i === 0 ? [{ table: 'pings', key: PING, before: null, after: { id: PING } }] : [],
       userId: FRIEND,
       ...row,
     });
@@ -68,7 +68,6 @@ describe('Dexie version 4: the outbox holds named mutations', () => {
     await queueWithVersion3(OLD_ROWS);
     const db = new PingMeDb(NAME);
     const rows = (await db.outbox.orderBy('seq').toArray()) as unknown as Record<string, unknown>[];
-    db.close();
 
     expect(rows.map((r) => r.name ?? null)).toEqual([
       'ping.send',
@@ -94,6 +93,9 @@ describe('Dexie version 4: the outbox holds named mutations', () => {
       // The rest of the entry is untouched.
       expect(row).toMatchObject({ idempotencyKey: row.id, userId: FRIEND, status: 'pending' });
     }
+    // Indexed by the rows they hold, for the drain.
+    expect(rows.map((r) => r.rows)).toEqual([[`pings:${PING}`], [], [], [], [], [], []]);
+    expect(await db.outbox.where('rows').equals(`pings:${PING}`).count()).toBe(1);
     // Unparsed, in the order written: the body's fields, then the path's parameters.
     expect(Object.keys(rows[1]!.args as object)).toEqual([
       'customText',
@@ -103,6 +105,7 @@ describe('Dexie version 4: the outbox holds named mutations', () => {
     ]);
     expect(rows[2]!.args).toEqual({ id: FRIEND, reactionType: 'wow', pingId: PING });
     expect(rows.slice(5)).toMatchObject(OLD_ROWS.slice(5));
+    db.close();
   });
 
   it('leaves a row whose REST call would not come out the same', () => {

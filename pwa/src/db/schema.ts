@@ -46,13 +46,18 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
   },
   {
     version: 4,
-    // Writes are named mutations: outbox rows hold `{name, args}` instead of a REST call.
-    stores: { outbox: '++seq, &id, status' },
+    // Writes are named mutations: outbox rows hold `{name, args}` instead of a REST call. Two
+    // indexes keep the drain from reading every waiting row for each batch: `rows` (multi-entry:
+    // the `table:key` of each row a write changes) says which rows a waiting write holds, and
+    // `userId` whether another person's writes wait (sync/device-owner.ts).
+    stores: { outbox: '++seq, &id, status, userId, *rows' },
     upgrade: async (tx) => {
       await tx
         .table('outbox')
         .toCollection()
         .modify((row: Record<string, unknown>) => {
+          const effects = (row.effects ?? []) as { table: string; key: string }[];
+          row.rows = effects.map((e) => `${e.table}:${e.key}`);
           const named = namedOfRestRow(row);
           if (!named) return;
           delete row.method;

@@ -35,14 +35,12 @@ export async function rollbackWrite(entry: OutboxRow): Promise<void> {
   await db.transaction('rw', [db.outbox, ...tables], async () => {
     const stored = entry.seq !== undefined ? await db.outbox.get(entry.seq) : undefined;
     const serverRows = stored?.serverRows ?? entry.serverRows ?? {};
-    const later = (
-      await db.outbox
-        .where('seq')
-        .above(entry.seq ?? 0)
-        .toArray()
-    ).flatMap((o) => o.effects ?? []);
+    const held = await heldByLaterWrites(
+      effects.map((e) => rowKey(e.table, e.key)),
+      entry.seq ?? 0,
+    );
     for (const e of [...effects].reverse()) {
-      if (later.some((l) => l.table === e.table && l.key === e.key)) continue;
+      if (held.has(rowKey(e.table, e.key))) continue;
       const table = tableOf(e.table);
       const k = rowKey(e.table, e.key);
       const before = k in serverRows ? serverRows[k]! : e.before;
@@ -97,10 +95,11 @@ export async function acknowledgeWrites(acks: readonly Acknowledged[]): Promise<
         if (!(k in server)) restore.set(k, { table: a.table, key: a.key, row: a.row });
       }
     }
-    if (![...restore.values()].some((r) => 'row' in r)) return;
-    const waiting = await pendingKeys();
-    for (const r of restore.values()) {
-      if (!('row' in r) || waiting.get(r.table)?.has(r.key)) continue;
+    const settled = [...restore].filter(([, r]) => 'row' in r);
+    if (settled.length === 0) return;
+    const waiting = await heldByLaterWrites(settled.map(([k]) => k));
+    for (const [k, r] of settled) {
+      if (waiting.has(k)) continue;
       const table = tableOf(r.table);
       if (r.row) await table.put(r.row as Record<string, unknown>, r.key);
       else await table.delete(r.key);
@@ -116,7 +115,12 @@ export async function rememberServerRows(
   pulled: ReadonlyMap<string, Record<string, unknown> | null>,
 ): Promise<void> {
   if (pulled.size === 0) return;
-  for (const entry of await db.outbox.toArray()) {
+  const holding = await db.outbox
+    .where('rows')
+    .anyOf([...pulled.keys()])
+    .distinct()
+    .toArray();
+  for (const entry of holding) {
     let rows: Record<string, Record<string, unknown> | null> | undefined;
     for (const e of entry.effects ?? []) {
       const k = rowKey(e.table, e.key);
@@ -144,15 +148,30 @@ export async function reapplyPendingWrites(): Promise<void> {
   }
 }
 
+/**
+ * Which of these rows (`table:key`) a write still in the outbox holds, among the writes after
+ * `afterSeq`; read from the outbox's `rows` index, not from the entries themselves.
+ */
+async function heldByLaterWrites(keys: readonly string[], afterSeq = 0): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const holding = await db.outbox
+    .where('rows')
+    .anyOf([...keys])
+    .filter((o) => (o.seq ?? 0) > afterSeq)
+    .toArray();
+  const wanted = new Set(keys);
+  return new Set(holding.flatMap((o) => o.rows ?? []).filter((k) => wanted.has(k)));
+}
+
 /** Keys of rows that a waiting write touches, per table (the snapshot sweep keeps them). */
 export async function pendingKeys(): Promise<Map<EffectTable, Set<string>>> {
   const keys = new Map<EffectTable, Set<string>>();
-  for (const entry of await db.outbox.toArray()) {
-    for (const e of entry.effects ?? []) {
-      let set = keys.get(e.table);
-      if (!set) keys.set(e.table, (set = new Set()));
-      set.add(e.key);
-    }
+  for (const k of (await db.outbox.orderBy('rows').uniqueKeys()) as string[]) {
+    const at = k.indexOf(':');
+    const table = k.slice(0, at) as EffectTable;
+    let set = keys.get(table);
+    if (!set) keys.set(table, (set = new Set()));
+    set.add(k.slice(at + 1));
   }
   return keys;
 }

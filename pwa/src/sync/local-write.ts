@@ -21,7 +21,7 @@
 import { MUTATIONS, uuidv7, type MutationInput, type MutationName } from '@pingme/shared';
 import { db, type EffectTable, type MutationOutboxRow, type WriteEffect } from '../db';
 import { useSession } from '../stores';
-import { tableOf } from './effects';
+import { rowKey, tableOf } from './effects';
 import { requestOutboxFlush } from './outbox';
 
 export interface LocalWrite<N extends MutationName> {
@@ -80,6 +80,7 @@ export async function localWrite<N extends MutationName>(
       attempts: 0,
       status: 'pending',
       effects: recorded,
+      rows: recorded.map((e) => rowKey(e.table, e.key)),
       ...(write.errorToast ? { errorToast: write.errorToast } : {}),
       ...(author ? { userId: author } : {}),
     };

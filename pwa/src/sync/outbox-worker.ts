@@ -105,10 +105,16 @@ async function noteFailure(row: OutboxRow, error: string): Promise<void> {
   await db.outbox.update(row.seq, { attempts: row.attempts + 1, lastError: error });
 }
 
+/** An acknowledged entry and its answer's body. */
+interface Ack {
+  row: OutboxRow;
+  body: unknown;
+}
+
 /** What one batch's answer says, entry by entry, before anything is written. */
 interface Outcome {
   /** In order: runs of acknowledged entries and the refusals between them. */
-  steps: ({ ack: Acknowledged[] } | { reject: OutboxRow; result: BatchResult | undefined })[];
+  steps: ({ ack: Ack[] } | { reject: OutboxRow; result: BatchResult | undefined })[];
   /** O4: the entry the batch stopped at, and why. */
   stop?: { row: OutboxRow; status: number; error: string };
 }
@@ -116,16 +122,13 @@ interface Outcome {
 function readAnswer(rows: OutboxRow[], response: BatchResponse, result: DrainResult): Outcome {
   const byKey = new Map(response.results.map((r) => [r.idempotencyKey, r]));
   const outcome: Outcome = { steps: [] };
-  const unread: string[] = [];
-  let run: Acknowledged[] = [];
+  let run: Ack[] = [];
   for (const row of rows) {
     const res = byKey.get(row.idempotencyKey);
     const status = res?.status ?? 0;
     if (status >= 200 && status < 300) {
-      // O3. Acknowledged, with the rows its answer holds (none: the pull brings them).
-      const answered = answeredRows(row, res?.body);
-      if (answered === 'invalid') unread.push(describeEntry(row));
-      run.push({ seq: row.seq!, ...(answered === 'invalid' ? {} : { rows: answered }) });
+      // O3. Acknowledged (its answer is read below, off the path of the next batch).
+      run.push({ row, body: res?.body });
       result.sent++;
       continue;
     }
@@ -145,11 +148,22 @@ function readAnswer(rows: OutboxRow[], response: BatchResponse, result: DrainRes
     result.rejected++;
   }
   if (run.length) outcome.steps.push({ ack: run });
+  return outcome;
+}
+
+/** O3. The rows each answer holds (none: the pull brings them); an unreadable one is counted. */
+function readAcks(acks: readonly Ack[], result: DrainResult): Acknowledged[] {
+  const unread: string[] = [];
+  const read = acks.map(({ row, body }) => {
+    const rows = answeredRows(row, body);
+    if (rows === 'invalid') unread.push(describeEntry(row));
+    return { seq: row.seq!, ...(rows === 'invalid' ? {} : { rows }) };
+  });
   if (unread.length) {
     result.unreadAnswers += unread.length;
     console.warn(`answers that do not match their schema, left to the pull: ${unread.join(', ')}`);
   }
-  return outcome;
+  return read;
 }
 
 /**
@@ -157,10 +171,10 @@ function readAnswer(rows: OutboxRow[], response: BatchResponse, result: DrainRes
  * queries over the outbox wake once per batch rather than once per entry), always before anything
  * later is rolled back or noted.
  */
-async function applyOutcome(outcome: Outcome, deps: DrainDeps): Promise<void> {
+async function applyOutcome(outcome: Outcome, deps: DrainDeps, result: DrainResult): Promise<void> {
   for (const step of outcome.steps) {
     if ('ack' in step) {
-      await acknowledgeWrites(step.ack);
+      await acknowledgeWrites(readAcks(step.ack, result));
     } else {
       await rollbackWrite(step.reject);
       await deps.onRejected(step.reject, step.result?.status ?? 0, step.result?.body);
@@ -214,7 +228,7 @@ export async function drainOutbox(deps: DrainDeps): Promise<DrainResult> {
       // O3-O5. Results in order, matched to their entries by key.
       const outcome = readAnswer(rows, response, result);
       const previous = applying;
-      applying = previous.then(() => applyOutcome(outcome, deps));
+      applying = previous.then(() => applyOutcome(outcome, deps, result));
       if (outcome.stop) {
         following.catch(() => undefined);
         await applying;

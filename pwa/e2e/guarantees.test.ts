@@ -837,3 +837,76 @@ async function befriendOn(base: string, a: Person, b: Person): Promise<void> {
   );
   if (accepted.status !== 200) throw new Error(`accept failed: ${accepted.status}`);
 }
+
+describe('a poor connection (issue 12)', () => {
+  it('200 writes queued offline go out over a 400 ms round trip once each, in the order made', async () => {
+    const [ada, bo] = await Promise.all([person('Ada'), person('Bo')]);
+    await befriend(ada, bo);
+    expect((await call(bo, 'PUT', '/api/profile/update', { rateLimitPerDay: 1000 })).status).toBe(
+      200,
+    );
+    const { cursor: boCursor } = await pullAs(bo);
+    proxy = await startGuaranteeProxy(inject('serverPort'));
+    const tab = await home(ada, 1, proxy.url);
+
+    await proxy.cut();
+    // 200 taps on Surprise Me (a default prompt to the one friend), each waiting for its write.
+    const made = await tab.page.evaluate(async (n) => {
+      const button = [...document.querySelectorAll('button')].find((b) =>
+        b.textContent?.includes('Surprise Me'),
+      )!;
+      const marks = () => performance.getEntriesByName('pingme:local-write').length;
+      for (let i = 0; i < n; i++) {
+        const before = marks();
+        button.click();
+        while (marks() === before || button.disabled) await new Promise((r) => setTimeout(r, 0));
+      }
+      return marks();
+    }, 200);
+    expect(made).toBeGreaterThanOrEqual(200);
+    await waiting(tab.page, 200).waitFor();
+    const queued = await outbox(tab.page);
+
+    // The link comes back slow: each batch waits 400 ms at the proxy.
+    proxy.batchDelay(400);
+    await proxy.restore();
+    await networkBack(tab.page);
+    await nothingWaiting(tab.page).waitFor({ timeout: 60_000 });
+
+    expect(keysSent(proxy)).toEqual(queued.map((e) => e.idempotencyKey));
+    expect(proxy.batches.every((b) => (b.results ?? []).every((r) => r.status === 201))).toBe(true);
+    expect(proxy.maxBatchesInFlight).toBe(1);
+    const pings = (await pullAs(bo, boCursor)).changes.filter((c) => c.entity === 'ping');
+    expect(pings.map((c) => c.id)).toEqual(queued.map((e) => e.args.id));
+  });
+
+  it('a connection back without an online event is noticed within two seconds of the app’s time, whatever the backoff', async () => {
+    const [ada, bo] = await Promise.all([person('Ada'), person('Bo')]);
+    await befriend(ada, bo);
+    proxy = await startGuaranteeProxy(inject('serverPort'));
+    const page = await newPage({ baseURL: proxy.url });
+    await page.clock.install();
+    await signInPage(page, ada, proxy.url);
+    await page.goto('/');
+    const tab = new PingsPage(page);
+    await tab.tile(new RegExp(`${HUG}.*1 friend$`)).waitFor();
+
+    await proxy.cut();
+    const entry = await sendHug(tab, 'Bo Tester');
+    // A long outage: every retry fails and the backoff grows towards its 60 s cap.
+    for (let i = 0; i < 8; i++) await page.clock.fastForward(61_000);
+    expect(await receivedIds(bo)).toEqual([]);
+
+    // From here the app's timers run only as the test moves its clock. The network comes back,
+    // and the browser says nothing: two seconds of the app's time.
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 200));
+    await proxy.restore();
+    await page.clock.runFor(1800);
+    await eventually(
+      () => receivedIds(bo),
+      (ids) => ids.length > 0,
+    );
+    await expect.poll(async () => (await outbox(page)).length).toBe(0);
+    expect(await receivedIds(bo)).toEqual([entry.args.id]);
+  });
+});

@@ -11,7 +11,7 @@ import { syncEngine } from '../../sync/engine';
 import { blockPerson } from '../../writes/safety';
 import { Button } from '../Button';
 import { Dialog, DialogClose } from '../Dialog';
-import { ReportDialog } from './ReportDialog';
+import { ReportDialog } from '../../dialogs/ReportDialog';
 import '../../styles/safety.css';
 
 export function PersonSafetyActions({ userId, name }: { userId: string; name: string }) {

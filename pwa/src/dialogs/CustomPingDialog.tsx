@@ -11,15 +11,15 @@ import {
   type SelfUser,
 } from '@pingme/shared';
 import { useId, useState } from 'react';
-import { afterNextPaint } from '../../lib/frames';
-import { toast } from '../../stores';
-import { CUSTOM_PING_ERROR, sendPing } from '../../writes/pings';
-import { Avatar } from '../Avatar';
-import { Button } from '../Button';
-import { Dialog, DialogClose } from '../Dialog';
-import { TextField } from '../TextField';
+import { afterNextPaint } from '../lib/frames';
+import { toast } from '../stores';
+import { CUSTOM_PING_ERROR, sendPing } from '../writes/pings';
+import { Avatar } from '../components/Avatar';
+import { Button } from '../components/Button';
+import { Dialog, DialogClose } from '../components/Dialog';
+import { TextField } from '../components/TextField';
 import { sentToast } from './SendPromptDialog';
-import type { Friend } from './usePings';
+import type { Friend } from '../components/pings/usePings';
 
 export interface CustomPingDialogProps {
   open: boolean;

@@ -1,12 +1,12 @@
-/** Assign a prompt to friends: checkboxes, one POST /api/prompts/assign per friend. */
+/** Assign a prompt to friends: checkboxes, one prompt.assign per friend through the outbox. */
 import type { Prompt } from '@pingme/shared';
 import { useState } from 'react';
-import { toast } from '../../stores';
-import { Dialog } from '../Dialog';
-import type { FriendRow } from '../home/useHomeData';
-import { LIBRARY_MESSAGES } from './library-rules';
-import { assignPrompt } from '../../writes/prompts';
-import { PromptFriendsForm } from './PromptFriendsForm';
+import { toast } from '../stores';
+import { Dialog } from '../components/Dialog';
+import type { FriendRow } from '../components/home/useHomeData';
+import { LIBRARY_MESSAGES } from '../components/library/library-rules';
+import { assignPrompt } from '../writes/prompts';
+import { PromptFriendsForm } from '../components/library/PromptFriendsForm';
 
 export interface AssignPromptDialogProps {
   prompt: Prompt | null;

@@ -1,14 +1,14 @@
-/** The Library's send dialog: one friend (radio buttons), POST /api/pings through the outbox. */
+/** The Library's send dialog: one friend (radio buttons), ping.send through the outbox. */
 import type { Prompt, SelfUser } from '@pingme/shared';
 import { useState } from 'react';
-import { afterNextPaint } from '../../lib/frames';
-import { toast } from '../../stores';
-import { Dialog } from '../Dialog';
-import type { FriendRow } from '../home/useHomeData';
-import { sentToast } from '../pings/SendPromptDialog';
-import { LIBRARY_MESSAGES, promptEmoji } from './library-rules';
-import { PromptFriendsForm } from './PromptFriendsForm';
-import { sendPing } from '../../writes/pings';
+import { afterNextPaint } from '../lib/frames';
+import { toast } from '../stores';
+import { Dialog } from '../components/Dialog';
+import type { FriendRow } from '../components/home/useHomeData';
+import { sentToast } from './SendPromptDialog';
+import { LIBRARY_MESSAGES, promptEmoji } from '../components/library/library-rules';
+import { PromptFriendsForm } from '../components/library/PromptFriendsForm';
+import { sendPing } from '../writes/pings';
 
 export interface SendFromLibraryDialogProps {
   prompt: Prompt | null;

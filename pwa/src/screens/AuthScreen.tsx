@@ -1,13 +1,15 @@
 /**
- * The Auth screen (/auth; the route is routes/auth.tsx, which loads this on first visit): Login
- * and Sign Up tabs, the forgot-password dialog, Google sign-in errors.
+ * The Auth screen (/auth; routes/auth.tsx loads it on first visit): Login and Sign Up tabs, the
+ * forgot-password dialog, Google sign-in errors.
  */
-import { lazyRouteComponent } from '@tanstack/react-router';
+import { lazyRouteComponent, getRouteApi } from '@tanstack/react-router';
 import { Suspense, useState } from 'react';
 import { LoginForm } from '../components/auth/LoginForm';
 import { SignUpForm } from '../components/auth/SignUpForm';
 import { Tabs } from '../components/Tabs';
-import { authRoute } from './auth';
+
+/** This screen's route (routes/), read without importing it: the route file loads this screen. */
+const route = getRouteApi('/auth');
 
 /** The dialog (and Radix Dialog) is its own chunk, fetched while the screen shows. */
 const ForgotPasswordDialog = lazyRouteComponent(
@@ -16,7 +18,7 @@ const ForgotPasswordDialog = lazyRouteComponent(
 );
 
 export function AuthScreen() {
-  const { error, welcome, tab } = authRoute.useSearch();
+  const { error, welcome, tab } = route.useSearch();
   const [active, setActive] = useState<string>(tab ?? 'login');
   const [forgotOpen, setForgotOpen] = useState(false);
 

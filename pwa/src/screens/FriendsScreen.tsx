@@ -6,22 +6,30 @@
 import { Link } from '@tanstack/react-router';
 import { Suspense, lazy, useState } from 'react';
 import type { SyncFriendship } from '@pingme/shared';
-import { buttonClass } from '../Button';
-import { Screen } from '../Screen';
-import { FriendCard, type FriendAction } from './FriendCard';
-import { FriendPrompts } from './FriendPrompts';
-import { FriendSearch } from './FriendSearch';
-import { RequestAnswersProvider, useRequestAnswers, withRecentlyAnswered } from './RequestAnswers';
-import { RequestRow } from './RequestRow';
-import { summaryOf } from '../../writes/pending';
-import { groupFriendships, useFriendships, useLatestMoodsFromFriends } from './useFriendData';
-import { FriendsIcon } from '../icons';
-import { MoodDialog } from '../../dialogs/MoodDialog';
-import { SurpriseDialog } from '../../dialogs/SurpriseDialog';
-import { useSession } from '../../stores';
-import '../../styles/friends.css';
+import { buttonClass } from '../components/Button';
+import { Screen } from '../components/Screen';
+import { FriendCard, type FriendAction } from '../components/friends/FriendCard';
+import { FriendPrompts } from '../components/friends/FriendPrompts';
+import { FriendSearch } from '../components/friends/FriendSearch';
+import {
+  RequestAnswersProvider,
+  useRequestAnswers,
+  withRecentlyAnswered,
+} from '../components/friends/RequestAnswers';
+import { RequestRow } from '../components/friends/RequestRow';
+import { summaryOf } from '../writes/pending';
+import {
+  groupFriendships,
+  useFriendships,
+  useLatestMoodsFromFriends,
+} from '../components/friends/useFriendData';
+import { FriendsIcon } from '../components/icons';
+import { MoodDialog } from '../dialogs/MoodDialog';
+import { SurpriseDialog } from '../dialogs/SurpriseDialog';
+import { useSession } from '../stores';
+import '../styles/friends.css';
 
-const InsightsDialog = lazy(() => import('../../dialogs/InsightsDialog'));
+const InsightsDialog = lazy(() => import('../dialogs/InsightsDialog'));
 
 function FriendsScreen() {
   const me = useSession((s) => s.user);

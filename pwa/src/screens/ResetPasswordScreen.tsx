@@ -1,6 +1,6 @@
-/** The Reset password screen (/reset-password; the route, routes/reset-password.tsx, loads it). */
+/** The Reset password screen (/reset-password; routes/reset-password.tsx loads it). */
 import { DELAYS_MS, ResetPasswordResponse } from '@pingme/shared';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate, getRouteApi } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, api, errorMessage } from '../api';
 import { Button, buttonClass } from '../components/Button';
@@ -10,7 +10,9 @@ import { AlertIcon, CheckIcon } from '../components/icons';
 import { useZodForm } from '../hooks/useZodForm';
 import { toast } from '../stores';
 import { NewPasswordForm } from '../validation';
-import { resetPasswordRoute } from './reset-password';
+
+/** This screen's route (routes/), read without importing it: the route file loads this screen. */
+const route = getRouteApi('/reset-password');
 
 function InvalidResetLink() {
   return (
@@ -30,7 +32,7 @@ function InvalidResetLink() {
 }
 
 export function ResetPasswordScreen() {
-  const { token, welcome } = resetPasswordRoute.useSearch();
+  const { token, welcome } = route.useSearch();
   const navigate = useNavigate();
   const form = useZodForm(NewPasswordForm, { password: '', confirm: '' });
   const [busy, setBusy] = useState(false);

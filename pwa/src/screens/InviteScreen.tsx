@@ -1,10 +1,10 @@
 /**
  * Invite (/invite/{code}): check the code (GET /api/invites/{code}), then accept it
- * (POST /api/invites/{code}/use), which makes the inviter and you friends. The routes
- * (routes/invite.tsx) load this screen on first visit.
+ * (invite.use), which makes the inviter and you friends. routes/invite.tsx loads this screen on
+ * first visit.
  */
 import { DELAYS_MS, InviteCheckResponse, InviteCode, displayName } from '@pingme/shared';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate, getRouteApi } from '@tanstack/react-router';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, NetworkError, api, errorMessage } from '../api';
 import { Avatar } from '../components/Avatar';
@@ -13,7 +13,9 @@ import { StatusCard } from '../components/StatusCard';
 import { AlertIcon, CheckIcon, ClockIcon, MailIcon } from '../components/icons';
 import { toast } from '../stores';
 import { redeemInvite } from '../writes/friends';
-import { inviteRoute } from './invite';
+
+/** This screen's route (routes/), read without importing it: the route file loads this screen. */
+const route = getRouteApi('/invite/$code');
 
 type Inviter = Extract<InviteCheckResponse, { valid: true }>['user'];
 
@@ -26,7 +28,7 @@ type InviteState =
   | { kind: 'success'; name: string };
 
 export function InviteWithCode() {
-  const { code } = inviteRoute.useParams();
+  const { code } = route.useParams();
   return <InviteScreen code={code} />;
 }
 

@@ -5,13 +5,13 @@
  */
 import { DEFAULT_PROMPT_EMOJI, displayName, type Prompt, type SelfUser } from '@pingme/shared';
 import { memo, useCallback, useState } from 'react';
-import { afterNextPaint } from '../../lib/frames';
-import { toast } from '../../stores';
-import { SEND_PINGS_ERROR, sendPing } from '../../writes/pings';
-import { Avatar } from '../Avatar';
-import { Button } from '../Button';
-import { Dialog, DialogClose } from '../Dialog';
-import type { Friend } from './usePings';
+import { afterNextPaint } from '../lib/frames';
+import { toast } from '../stores';
+import { SEND_PINGS_ERROR, sendPing } from '../writes/pings';
+import { Avatar } from '../components/Avatar';
+import { Button } from '../components/Button';
+import { Dialog, DialogClose } from '../components/Dialog';
+import type { Friend } from '../components/pings/usePings';
 
 export interface SendPromptDialogProps {
   prompt: Prompt | null;

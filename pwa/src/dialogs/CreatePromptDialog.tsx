@@ -1,16 +1,20 @@
 /**
  * 'Create New Ping Prompt': text (required, at most 100, with a counter) and an optional emoji
- * (at most 4, 💭 by default). POST /api/prompts with a client id through the outbox.
+ * (at most 4, 💭 by default). prompt.create with a client id through the outbox.
  */
 import { DEFAULT_PROMPT_EMOJI, LIMITS } from '@pingme/shared';
 import { useRef, useState } from 'react';
-import { toast } from '../../stores';
-import { Button } from '../Button';
-import { Dialog, DialogClose } from '../Dialog';
-import { TextField } from '../TextField';
-import { CountedTextArea } from '../setup/CountedTextArea';
-import { LIBRARY_MESSAGES, validatePromptForm, type PromptForm } from './library-rules';
-import { createPrompt } from '../../writes/prompts';
+import { toast } from '../stores';
+import { Button } from '../components/Button';
+import { Dialog, DialogClose } from '../components/Dialog';
+import { TextField } from '../components/TextField';
+import { CountedTextArea } from '../components/setup/CountedTextArea';
+import {
+  LIBRARY_MESSAGES,
+  validatePromptForm,
+  type PromptForm,
+} from '../components/library/library-rules';
+import { createPrompt } from '../writes/prompts';
 
 export interface CreatePromptDialogProps {
   open: boolean;

@@ -1,12 +1,12 @@
-/** Confirms deleting a custom prompt (DELETE /api/prompts/{id} through the outbox). */
+/** Confirms deleting a custom prompt (prompt.delete through the outbox). */
 import type { Prompt } from '@pingme/shared';
 import { useState } from 'react';
-import { toast } from '../../stores';
-import { Button } from '../Button';
-import { Dialog, DialogClose } from '../Dialog';
-import { LIBRARY_MESSAGES } from './library-rules';
-import { deletePrompt } from '../../writes/prompts';
-import { PromptPreview } from './PromptPreview';
+import { toast } from '../stores';
+import { Button } from '../components/Button';
+import { Dialog, DialogClose } from '../components/Dialog';
+import { LIBRARY_MESSAGES } from '../components/library/library-rules';
+import { deletePrompt } from '../writes/prompts';
+import { PromptPreview } from '../components/library/PromptPreview';
 
 export interface DeletePromptDialogProps {
   prompt: Prompt | null;

@@ -1,11 +1,11 @@
 /** Analytics (/analytics): the tabs 'Analytics' and 'Energy' (spec section 2). */
 import { useState } from 'react';
-import { useSession } from '../../stores';
-import { Screen } from '../Screen';
-import { Tabs } from '../Tabs';
-import { EnergyTab } from './EnergyTab';
-import { PingAnalyticsTab } from './PingAnalyticsTab';
-import '../../styles/analytics.css';
+import { useSession } from '../stores';
+import { Screen } from '../components/Screen';
+import { Tabs } from '../components/Tabs';
+import { EnergyTab } from '../components/analytics/EnergyTab';
+import { PingAnalyticsTab } from '../components/analytics/PingAnalyticsTab';
+import '../styles/analytics.css';
 
 export function AnalyticsScreen() {
   const meId = useSession((s) => s.user?.id);

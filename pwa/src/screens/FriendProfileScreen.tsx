@@ -4,22 +4,22 @@
  */
 import { LIMITS, displayName } from '@pingme/shared';
 import { Link, useParams } from '@tanstack/react-router';
-import { Avatar } from '../Avatar';
-import { buttonClass } from '../Button';
-import { Screen } from '../Screen';
-import { BackIcon, SendIcon } from '../icons';
+import { Avatar } from '../components/Avatar';
+import { buttonClass } from '../components/Button';
+import { Screen } from '../components/Screen';
+import { BackIcon, SendIcon } from '../components/icons';
 import {
   useFriend,
   useFriendStats,
   usePingsWith,
   type FriendProfile,
   type StatsState,
-} from './useFriendProfile';
-import { PingCard } from '../pings/PingCard';
-import { PersonSafetyActions } from '../safety/PersonSafetyActions';
-import { useSession } from '../../stores';
-import '../../styles/friends.css';
-import '../../styles/pings.css';
+} from '../components/friends/useFriendProfile';
+import { PingCard } from '../components/pings/PingCard';
+import { PersonSafetyActions } from '../components/safety/PersonSafetyActions';
+import { useSession } from '../stores';
+import '../styles/friends.css';
+import '../styles/pings.css';
 
 const backLink = (
   <Link to="/friends" className="fr-back">

@@ -1,7 +1,8 @@
 /**
- * The Ping Library screen (/pings; the route is routes/pings.tsx, which loads this on first visit), spec section 2: the person's prompts, then the default ones; each
- * can be assigned to friends and sent to one friend, and custom ones deleted; 'Create New Ping
- * Prompt'. Reads Dexie; writes go through the outbox (components/library/library-writes.ts).
+ * The Ping Library (/pings, spec section 2; routes/pings.tsx loads it on first visit): the
+ * person's prompts, then the default ones; each can be assigned to friends and sent to one
+ * friend, and custom ones deleted; 'Create New Ping Prompt'. Reads Dexie; writes go through the
+ * outbox (writes/prompts.ts, writes/pings.ts).
  */
 import type { Prompt } from '@pingme/shared';
 import { useLiveQuery } from 'dexie-react-hooks';
@@ -9,12 +10,12 @@ import { useState } from 'react';
 import { Button } from '../components/Button';
 import { Screen } from '../components/Screen';
 import { useFriends } from '../components/home/useHomeData';
-import { AssignPromptDialog } from '../components/library/AssignPromptDialog';
-import { CreatePromptDialog } from '../components/library/CreatePromptDialog';
-import { DeletePromptDialog } from '../components/library/DeletePromptDialog';
+import { AssignPromptDialog } from '../dialogs/AssignPromptDialog';
+import { CreatePromptDialog } from '../dialogs/CreatePromptDialog';
+import { DeletePromptDialog } from '../dialogs/DeletePromptDialog';
 import { libraryOrder } from '../components/library/library-rules';
 import { PromptRow } from '../components/library/PromptRow';
-import { SendFromLibraryDialog } from '../components/library/SendFromLibraryDialog';
+import { SendFromLibraryDialog } from '../dialogs/SendFromLibraryDialog';
 import { db } from '../db';
 import { useSession } from '../stores';
 import '../styles/library.css';

@@ -5,25 +5,25 @@
  */
 
 import { useMemo, useState } from 'react';
-import { Screen } from '../Screen';
-import { Tabs } from '../Tabs';
-import { ActivityList } from './ActivityList';
-import { AnchorsView } from './AnchorsView';
-import { EmptyState, FeedLoading, TabLabel } from './EmptyState';
-import { FilterChips } from './FilterChips';
-import { FriendRequestsPanel } from './FriendRequestsPanel';
+import { Screen } from '../components/Screen';
+import { Tabs } from '../components/Tabs';
+import { ActivityList } from '../components/activity/ActivityList';
+import { AnchorsView } from '../components/activity/AnchorsView';
+import { EmptyState, FeedLoading, TabLabel } from '../components/activity/EmptyState';
+import { FilterChips } from '../components/activity/FilterChips';
+import { FriendRequestsPanel } from '../components/activity/FriendRequestsPanel';
 import {
   activityItems,
   anchorRequests,
   filterActivity,
   receivedRequests,
   type ActivityFilter,
-} from './feed';
-import { useFeedInput, useMarkRequestsViewed } from './useFeedData';
-import { RequestAnswersProvider } from '../friends/RequestAnswers';
-import { useSession } from '../../stores';
-import '../../styles/activity.css';
-import '../../styles/friends.css';
+} from '../components/activity/feed';
+import { useFeedInput, useMarkRequestsViewed } from '../components/activity/useFeedData';
+import { RequestAnswersProvider } from '../components/friends/RequestAnswers';
+import { useSession } from '../stores';
+import '../styles/activity.css';
+import '../styles/friends.css';
 
 function ActivityScreen() {
   const me = useSession((s) => s.user);

@@ -5,18 +5,18 @@
  */
 
 import { useMemo, useState } from 'react';
-import { Screen } from '../Screen';
-import { Tabs } from '../Tabs';
-import { AnchorRequestRow } from './AnchorRequestRow';
-import { EmptyState, FeedLoading, TabLabel } from './EmptyState';
-import { FriendRequestsPanel } from './FriendRequestsPanel';
-import { NotificationList } from './NotificationList';
-import { anchorRequests, notificationFeed, receivedRequests } from './feed';
-import { useFeedInput, useMarkRequestsViewed } from './useFeedData';
-import { RequestAnswersProvider } from '../friends/RequestAnswers';
-import { useSession } from '../../stores';
-import '../../styles/activity.css';
-import '../../styles/friends.css';
+import { Screen } from '../components/Screen';
+import { Tabs } from '../components/Tabs';
+import { AnchorRequestRow } from '../components/activity/AnchorRequestRow';
+import { EmptyState, FeedLoading, TabLabel } from '../components/activity/EmptyState';
+import { FriendRequestsPanel } from '../components/activity/FriendRequestsPanel';
+import { NotificationList } from '../components/activity/NotificationList';
+import { anchorRequests, notificationFeed, receivedRequests } from '../components/activity/feed';
+import { useFeedInput, useMarkRequestsViewed } from '../components/activity/useFeedData';
+import { RequestAnswersProvider } from '../components/friends/RequestAnswers';
+import { useSession } from '../stores';
+import '../styles/activity.css';
+import '../styles/friends.css';
 
 function NotificationsScreen() {
   const me = useSession((s) => s.user);

@@ -7,15 +7,15 @@ import type { ProfileVisibility, SelfUser } from '@pingme/shared';
 import { Link } from '@tanstack/react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
-import { db } from '../../db';
-import { toast, useSession } from '../../stores';
-import { isPending } from '../../sync/local-write';
-import { PRIVACY_ERROR, savePrivacy } from '../../writes/profile';
-import { buttonClass } from '../Button';
-import { CompassIcon, LockIcon } from '../icons';
-import { Screen } from '../Screen';
-import { Switch } from '../Switch';
-import '../../styles/profile.css';
+import { db } from '../db';
+import { toast, useSession } from '../stores';
+import { isPending } from '../sync/local-write';
+import { PRIVACY_ERROR, savePrivacy } from '../writes/profile';
+import { buttonClass } from '../components/Button';
+import { CompassIcon, LockIcon } from '../components/icons';
+import { Screen } from '../components/Screen';
+import { Switch } from '../components/Switch';
+import '../styles/profile.css';
 
 const MODES = {
   public: {

@@ -1,14 +1,14 @@
 /**
  * Report a person (or one of their pings): a reason (spam, harassment, inappropriate, other) and
- * optional details (≤ 500), POST /api/reports, then 'Report sent. Thank you.'
+ * optional details (≤ 500), report.create, then 'Report sent. Thank you.'
  */
 import { REPORT_DETAILS_MAX, REPORT_REASONS, type ReportReason } from '@pingme/shared';
 import { useId, useState, type FormEvent } from 'react';
-import { errorMessage } from '../../api';
-import { toast } from '../../stores';
-import { sendReport } from '../../writes/safety';
-import { Button } from '../Button';
-import { Dialog, DialogClose } from '../Dialog';
+import { errorMessage } from '../api';
+import { toast } from '../stores';
+import { sendReport } from '../writes/safety';
+import { Button } from '../components/Button';
+import { Dialog, DialogClose } from '../components/Dialog';
 
 const REASON_LABELS: Record<ReportReason, string> = {
   spam: 'Spam',

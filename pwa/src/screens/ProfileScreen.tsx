@@ -1,6 +1,6 @@
 /**
- * The profile screens (/profile and /profile/{userId}); their routes are routes/profile.tsx and
- * routes/profile-user.tsx, which load this on first visit.
+ * The profile screens (/profile and /profile/{userId}); routes/profile.tsx and
+ * routes/profile-user.tsx load them on first visit.
  */
 import { useParams } from '@tanstack/react-router';
 import { ProfileView } from '../components/profile/ProfileView';

@@ -5,15 +5,15 @@
  */
 import { AdminMetrics, POLL_MS } from '@pingme/shared';
 import { Link } from '@tanstack/react-router';
-import { useSession } from '../../stores';
-import { FreshnessNote } from '../analytics/FreshnessNote';
-import { errorStatus, useCachedAnswer } from '../analytics/useCachedAnswer';
-import { buttonClass } from '../Button';
-import { cx } from '../cx';
-import { LockIcon } from '../icons';
-import { Screen } from '../Screen';
-import { OpenReports } from './OpenReports';
-import '../../styles/admin.css';
+import { useSession } from '../stores';
+import { FreshnessNote } from '../components/analytics/FreshnessNote';
+import { errorStatus, useCachedAnswer } from '../components/analytics/useCachedAnswer';
+import { buttonClass } from '../components/Button';
+import { cx } from '../components/cx';
+import { LockIcon } from '../components/icons';
+import { Screen } from '../components/Screen';
+import { OpenReports } from '../components/admin/OpenReports';
+import '../styles/admin.css';
 
 export const ACCESS_DENIED = 'Access denied. Admin privileges required.';
 
@@ -48,7 +48,7 @@ export function adminFigures(
   };
 }
 
-export function AdminDashboard() {
+export function AdminScreen() {
   const meId = useSession((s) => s.user?.id);
   const answer = useCachedAnswer({
     cacheKey: `admin-metrics:${meId ?? ''}`,

@@ -1,9 +1,9 @@
 /**
- * The Verify e-mail screen (/verify-email?token=...; the route, routes/verify-email.tsx, loads it):
+ * The Verify e-mail screen (/verify-email?token=...; routes/verify-email.tsx loads it):
  * Verifying, then Verified, Link Expired or Failed.
  */
 import { Email, ResendVerificationResponse, VerifyEmailResponse } from '@pingme/shared';
-import { Link } from '@tanstack/react-router';
+import { Link, getRouteApi } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError, NetworkError, api, errorMessage } from '../api';
 import { Button, buttonClass } from '../components/Button';
@@ -11,7 +11,9 @@ import { StatusCard } from '../components/StatusCard';
 import { TextField } from '../components/TextField';
 import { AlertIcon, CheckIcon, ClockIcon } from '../components/icons';
 import { toast, useSession } from '../stores';
-import { verifyEmailRoute } from './verify-email';
+
+/** This screen's route (routes/), read without importing it: the route file loads this screen. */
+const route = getRouteApi('/verify-email');
 
 type VerifyState =
   | { kind: 'verifying' }
@@ -26,7 +28,7 @@ const backToLogin = (
 );
 
 export function VerifyEmailScreen() {
-  const { token } = verifyEmailRoute.useSearch();
+  const { token } = route.useSearch();
   const [state, setState] = useState<VerifyState>(
     token ? { kind: 'verifying' } : { kind: 'failed', message: 'No verification token provided.' },
   );

@@ -5,16 +5,16 @@
 import { displayName, type Prompt } from '@pingme/shared';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { Avatar } from '../Avatar';
-import { buttonClass } from '../Button';
-import { Screen } from '../Screen';
-import { BackIcon } from '../icons';
-import { SendToFriend } from './SendToFriend';
-import { summaryOf } from '../../writes/pending';
-import { useFriend } from './useFriendProfile';
-import { db } from '../../db';
-import { useSession } from '../../stores';
-import '../../styles/friends.css';
+import { Avatar } from '../components/Avatar';
+import { buttonClass } from '../components/Button';
+import { Screen } from '../components/Screen';
+import { BackIcon } from '../components/icons';
+import { SendToFriend } from '../components/friends/SendToFriend';
+import { summaryOf } from '../writes/pending';
+import { useFriend } from '../components/friends/useFriendProfile';
+import { db } from '../db';
+import { useSession } from '../stores';
+import '../styles/friends.css';
 
 /** Default prompts in display order (their fixed ids sort that way), then mine, newest first. */
 function usePromptList(meId: string | undefined): Prompt[] | undefined {

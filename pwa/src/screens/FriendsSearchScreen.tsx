@@ -6,17 +6,21 @@
 import { LIMITS } from '@pingme/shared';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { Screen } from '../Screen';
-import { TextField } from '../TextField';
-import { RequestAnswersProvider, useRequestAnswers, withRecentlyAnswered } from './RequestAnswers';
-import { RequestRow } from './RequestRow';
-import { SearchResultRow } from './SearchResultRow';
-import { resolveRelation } from './relation';
-import { useAddFriend } from './useAddFriend';
-import { groupFriendships, useFriendships } from './useFriendData';
-import { useUserSearch } from './useUserSearch';
-import { useSession } from '../../stores';
-import '../../styles/friends.css';
+import { Screen } from '../components/Screen';
+import { TextField } from '../components/TextField';
+import {
+  RequestAnswersProvider,
+  useRequestAnswers,
+  withRecentlyAnswered,
+} from '../components/friends/RequestAnswers';
+import { RequestRow } from '../components/friends/RequestRow';
+import { SearchResultRow } from '../components/friends/SearchResultRow';
+import { resolveRelation } from '../components/friends/relation';
+import { useAddFriend } from '../components/friends/useAddFriend';
+import { groupFriendships, useFriendships } from '../components/friends/useFriendData';
+import { useUserSearch } from '../components/friends/useUserSearch';
+import { useSession } from '../stores';
+import '../styles/friends.css';
 
 function FriendsSearchScreen() {
   useDarkTheme();

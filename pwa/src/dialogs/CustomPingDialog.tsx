@@ -20,6 +20,7 @@ import { Dialog, DialogClose } from '../components/Dialog';
 import { TextField } from '../components/TextField';
 import { sentToast } from './SendPromptDialog';
 import type { Friend } from '../components/pings/usePings';
+import { fieldErrors } from '../hooks/useZodForm';
 
 export interface CustomPingDialogProps {
   open: boolean;
@@ -56,23 +57,13 @@ export function CustomPingDialog({ open, me, friends, onOpenChange }: CustomPing
       ...(emoji ? { customEmoji: emoji } : {}),
     });
     if (!parsed.success) {
-      const found: Errors = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path[0] as keyof Errors;
-        found[key] ??= issue.message;
-      }
-      setErrors(found);
+      setErrors(fieldErrors(parsed.error) as Errors);
       return;
     }
     const to = friends.find((f) => f.id === friendId)!;
     setSending(true);
     try {
-      await sendPing({
-        from: me,
-        to: [to],
-        content: { kind: 'custom', text, emoji },
-        errorToast: CUSTOM_PING_ERROR,
-      });
+      await sendPing(me, to, { kind: 'custom', text, emoji }, CUSTOM_PING_ERROR);
       await afterNextPaint();
       toast(sentToast(parsed.data.customText, 1));
       close(false);

@@ -44,15 +44,15 @@ export function SendFromLibraryDialog({
     }
     setBusy(true);
     try {
-      await sendPing({
-        from: me,
-        to: [friend],
-        content: {
-          kind: 'prompt',
-          prompt: { id: prompt.id, text: prompt.text, emoji: promptEmoji(prompt) },
+      const chosen = { id: prompt.id, text: prompt.text, emoji: promptEmoji(prompt) };
+      await sendPing(
+        me,
+        friend,
+        { kind: 'prompt', prompt: chosen },
+        {
+          description: LIBRARY_MESSAGES.sendFailed,
         },
-        errorToast: { description: LIBRARY_MESSAGES.sendFailed },
-      });
+      );
       await afterNextPaint();
       toast(sentToast(prompt.text, 1));
       close(false);

@@ -58,12 +58,7 @@ export function SendPromptDialog({ prompt, me, friends, onOpenChange }: SendProm
     }
     setSending(true);
     try {
-      await sendPing({
-        from: me,
-        to,
-        content: { kind: 'prompt', prompt },
-        errorToast: { description: SEND_PINGS_ERROR },
-      });
+      await sendPing(me, to, { kind: 'prompt', prompt }, { description: SEND_PINGS_ERROR });
       await afterNextPaint();
       toast(sentToast(prompt.text, to.length));
       close(false);

@@ -65,12 +65,12 @@ function SurpriseForm({
     }
     setBusy(true);
     try {
-      await sendPing({
-        from: me,
-        to: [friend],
-        content: { kind: 'surprise', text: parsed.data, emoji },
-        errorToast: { title: 'Surprise failed', description: 'Could not send surprise ping' },
-      });
+      await sendPing(
+        me,
+        friend,
+        { kind: 'surprise', text: parsed.data, emoji },
+        { title: 'Surprise failed', description: 'Could not send surprise ping' },
+      );
       toast({
         title: `${emoji} Surprise sent!`,
         description: `${displayName(friend)} will love it.`,

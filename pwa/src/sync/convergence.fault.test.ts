@@ -443,35 +443,25 @@ async function write(dev: Device, w: Write): Promise<boolean> {
       const prompt = pick(defaults, w.prompt);
       const to = w.k === 'group' ? myFriends : [pick(myFriends, w.friend)!].filter(Boolean);
       if (!prompt || to.length === 0 || (w.k === 'group' && to.length < 2)) return false;
-      await pings.sendPing({
-        from: me,
-        to,
-        content: { kind: 'prompt', prompt },
-        errorToast: failed,
-      });
+      await pings.sendPing(me, to, { kind: 'prompt', prompt }, failed);
       return true;
     }
     case 'custom': {
       const friend = pick(myFriends, w.friend);
       if (!friend) return false;
-      await pings.sendPing({
-        from: me,
-        to: [friend],
-        content: { kind: 'custom', text: w.text, emoji: '🌟' },
-        errorToast: failed,
-      });
+      await pings.sendPing(me, friend, { kind: 'custom', text: w.text, emoji: '🌟' }, failed);
       return true;
     }
     case 'surprise': {
       const friend = pick(myFriends, w.friend);
       if (!friend) return false;
       const emoji = pick(SURPRISE_EMOJIS, w.emoji)!;
-      await pings.sendPing({
-        from: me,
-        to: [friend],
-        content: { kind: 'surprise', text: 'Thinking of you', emoji },
-        errorToast: failed,
-      });
+      await pings.sendPing(
+        me,
+        friend,
+        { kind: 'surprise', text: 'Thinking of you', emoji },
+        failed,
+      );
       return true;
     }
     case 'react': {

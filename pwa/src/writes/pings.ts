@@ -4,9 +4,9 @@
  * screen's toast (spec section 8). Home, the friend screens, the Library and the dialogs all send
  * with `sendPing`:
  *
- *   sendPing({ from, to: [friend], content: { kind: 'prompt', prompt }, errorToast })   ping.send
- *   sendPing({ from, to: [a, b], content: { kind: 'prompt', prompt }, errorToast })     ping.sendGroup
- *   sendPing({ from, to: [friend], content: { kind: 'custom', text, emoji }, ... })     ping.sendCustom
+ *   sendPing(me, friend, { kind: 'prompt', prompt }, errorToast)          ping.send
+ *   sendPing(me, [a, b], { kind: 'prompt', prompt }, errorToast)          ping.sendGroup
+ *   sendPing(me, friend, { kind: 'custom', text, emoji }, errorToast)     ping.sendCustom
  *   (kind 'surprise': a surprise message; kind 'anchor': an anchor's ping, text rewritten)
  *   reactToPing(ping, me, 'heart')                                                     ping.react
  *   markPingRead(ping)                                                                 ping.markRead
@@ -145,26 +145,27 @@ function sendCall(content: PingContent, rows: readonly LocalPing[], groupId: str
  * Sends a ping: a prompt to one friend or, as a group ping, to several; anything else to exactly
  * one. Resolves with the pending rows once they and the outbox entry are durable.
  */
-export async function sendPing(o: {
-  from: UserSummary;
-  to: readonly UserSummary[];
-  content: PingContent;
-  errorToast: ErrorToast;
-}): Promise<LocalPing[]> {
-  if (o.to.length === 0) throw new Error('Please select at least one friend to ping');
-  if (o.content.kind !== 'prompt' && o.to.length !== 1) {
+export async function sendPing(
+  from: UserSummary,
+  to: UserSummary | readonly UserSummary[],
+  content: PingContent,
+  errorToast: ErrorToast,
+): Promise<LocalPing[]> {
+  const receivers: readonly UserSummary[] = Array.isArray(to) ? to : [to];
+  if (receivers.length === 0) throw new Error('Please select at least one friend to ping');
+  if (content.kind !== 'prompt' && receivers.length !== 1) {
     throw new Error('A custom, surprise or anchor ping goes to one friend');
   }
-  const groupId = o.to.length > 1 ? uuidv7() : null;
+  const groupId = receivers.length > 1 ? uuidv7() : null;
   const at = new Date().toISOString();
-  const content = said(o.content);
-  const rows = o.to.map((to) =>
-    pendingPing({ id: uuidv7(), from: o.from, to, said: content, groupId, at }),
+  const fields = said(content);
+  const rows = receivers.map((friend) =>
+    pendingPing({ id: uuidv7(), from, to: friend, said: fields, groupId, at }),
   );
   await localWrite({
-    ...sendCall(o.content, rows, groupId),
+    ...sendCall(content, rows, groupId),
     effects: rows.map((p) => ({ table: 'pings' as const, key: p.id, after: p })),
-    errorToast: o.errorToast,
+    errorToast,
   });
   return rows;
 }

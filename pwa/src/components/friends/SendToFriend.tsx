@@ -18,6 +18,7 @@ import { CountedTextArea } from './CountedTextArea';
 import { SendIcon } from '../icons';
 import { PromptPicker } from './PromptPicker';
 import { CUSTOM_PING_ERROR, SEND_PING_ERROR, sendPing } from '../../writes/pings';
+import { fieldErrors } from '../../hooks/useZodForm';
 
 export interface SendToFriendProps {
   me: UserSummary;
@@ -61,12 +62,7 @@ function PromptForm({ me, friend, prompts, onSent }: SendToFriendProps) {
     }
     setBusy(true);
     try {
-      await sendPing({
-        from: me,
-        to: [friend],
-        content: { kind: 'prompt', prompt },
-        errorToast: { description: SEND_PING_ERROR },
-      });
+      await sendPing(me, friend, { kind: 'prompt', prompt }, { description: SEND_PING_ERROR });
       toast(sentToast(prompt.text));
       onSent();
     } catch {
@@ -116,23 +112,18 @@ function CustomForm({ me, friend, onSent }: SendToFriendProps) {
       ...(emoji ? { customEmoji: emoji } : {}),
     });
     if (!parsed.success) {
-      const found: Errors = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path[0] as keyof Errors;
-        found[key] ??= issue.message;
-      }
-      setErrors(found);
+      setErrors(fieldErrors(parsed.error) as Errors);
       return;
     }
     setBusy(true);
     try {
       const body = parsed.data;
-      await sendPing({
-        from: me,
-        to: [friend],
-        content: { kind: 'custom', text: body.customText, emoji: body.customEmoji },
-        errorToast: CUSTOM_PING_ERROR,
-      });
+      await sendPing(
+        me,
+        friend,
+        { kind: 'custom', text: body.customText, emoji: body.customEmoji },
+        CUSTOM_PING_ERROR,
+      );
       toast(sentToast(body.customText));
       onSent();
     } catch {

@@ -84,12 +84,7 @@ function AnchorTile({ me, anchor }: { me: SelfUser; anchor: Anchor }) {
 
   const send = async () => {
     try {
-      const [sent] = await sendPing({
-        from: me,
-        to: [partner],
-        content: { kind: 'anchor', anchor },
-        errorToast: CUSTOM_PING_ERROR,
-      });
+      const [sent] = await sendPing(me, partner, { kind: 'anchor', anchor }, CUSTOM_PING_ERROR);
       setSentId(sent!.id);
       toast({
         title: 'Anchor ping sent! ⚓',

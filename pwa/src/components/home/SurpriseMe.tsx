@@ -30,12 +30,12 @@ export function SurpriseMe({ me, friends, prompts }: SurpriseMeProps) {
     const prompt = pick(prompts);
     setBusy(true);
     try {
-      await sendPing({
-        from: me,
-        to: [friend],
-        content: { kind: 'prompt', prompt },
-        errorToast: { title: 'Surprise failed', description: 'Could not send surprise ping' },
-      });
+      await sendPing(
+        me,
+        friend,
+        { kind: 'prompt', prompt },
+        { title: 'Surprise failed', description: 'Could not send surprise ping' },
+      );
       toast({
         title: 'Surprise sent! 🎉',
         description: `Sent "${prompt.text}" to ${displayName(friend)}`,

@@ -242,6 +242,9 @@ class Device {
         onRejected: (entry, status) => {
           this.rejected.set(entry.idempotencyKey, status);
         },
+        // Small batches, so that a drain sends several (the next read while one travels, an
+        // answer written while the next travels) under the faults.
+        maxEntries: 3,
       }),
     );
     this.log.push(

@@ -133,14 +133,21 @@ export async function rememberServerRows(
 }
 
 /**
- * After a pull wrote server state: put back the optimistic rows of every write still waiting,
- * oldest first, so a pending change never disappears (guarantee 7). Call inside the pull's
- * transaction (it must include db.outbox and the effect tables).
+ * After a pull wrote server state: put back the optimistic rows of every write still waiting
+ * over the rows this page wrote (`table:key`), oldest first, so a pending change never disappears
+ * (guarantee 7). Rows the page did not write still hold them. Call inside the pull's transaction
+ * (it must include db.outbox and the effect tables).
  */
-export async function reapplyPendingWrites(): Promise<void> {
-  const waiting = await db.outbox.orderBy('seq').toArray();
-  for (const entry of waiting) {
+export async function reapplyPendingWrites(written: ReadonlySet<string>): Promise<void> {
+  if (written.size === 0) return;
+  const holding = await db.outbox
+    .where('rows')
+    .anyOf([...written])
+    .distinct()
+    .toArray();
+  for (const entry of holding.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
     for (const e of entry.effects ?? []) {
+      if (!written.has(rowKey(e.table, e.key))) continue;
       const table = tableOf(e.table);
       if (e.after) await table.put(e.after, e.key);
       else await table.delete(e.key);

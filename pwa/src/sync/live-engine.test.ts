@@ -175,6 +175,71 @@ describe('live engine: outbox', () => {
     expect(engine.drains()).toBe(drained + 1);
   });
 
+  it('a trigger that comes during a pull still drains, with its own urgency', async () => {
+    await queue(1);
+    let releasePull!: () => void;
+    const pullHeld = new Promise<void>((r) => (releasePull = r));
+    let batches = 0;
+    fetchMock.mockImplementation(async (input, init) => {
+      if (String(input).startsWith('/api/sync/pull')) {
+        await pullHeld;
+        return json(200, { cursor: 1, hasMore: false, reset: false, snapshot: null, changes: [] });
+      }
+      batches++;
+      // The first batch fails: the outbox backs off.
+      if (batches === 1) return json(503, { error: 'down' });
+      return batchAnswer(() => 201)(input, init);
+    });
+    await engine.flushOutbox('write');
+    engine.dispose();
+    expect(batches).toBe(1);
+    // A slow-timer pull (not urgent: it waits out the backoff) is under way…
+    const slow = engine.pull('timer');
+    await vi.waitFor(() =>
+      expect(fetchMock.mock.calls.some(([u]) => String(u).startsWith('/api/sync/pull'))).toBe(true),
+    );
+    // …when the network comes back: that trigger sends at once.
+    const online = engine.pull('online');
+    await vi.waitFor(() => expect(batches).toBe(2));
+    expect(await db.outbox.count()).toBe(0);
+    releasePull();
+    await Promise.all([slow, online]);
+  });
+
+  it('a pull asked for during a drain waits for it, even during a backoff', async () => {
+    await queue(1);
+    let releaseBatch!: () => void;
+    const batchHeld = new Promise<void>((r) => (releaseBatch = r));
+    let batches = 0;
+    fetchMock.mockImplementation(async (input, init) => {
+      if (String(input).startsWith('/api/sync/pull')) {
+        return json(200, { cursor: 1, hasMore: false, reset: false, snapshot: null, changes: [] });
+      }
+      batches++;
+      if (batches === 1) return json(503, { error: 'down' });
+      await batchHeld;
+      return batchAnswer(() => 201)(input, init);
+    });
+    await engine.flushOutbox('write');
+    engine.dispose();
+    // The network is back: a drain is under way, its batch not answered yet…
+    const online = engine.pull('online');
+    await vi.waitFor(() => expect(batches).toBe(2));
+    const pullsBefore = fetchMock.mock.calls.filter(([u]) =>
+      String(u).startsWith('/api/sync/pull'),
+    );
+    // …when the server pokes: that pull waits for the drain instead of running beside it.
+    const poke = engine.pull('poke');
+    await new Promise((r) => setTimeout(r, 50));
+    const pulls = () =>
+      fetchMock.mock.calls.filter(([u]) => String(u).startsWith('/api/sync/pull')).length;
+    expect(pulls()).toBe(pullsBefore.length);
+    releaseBatch();
+    await Promise.all([online, poke]);
+    expect(pulls()).toBeGreaterThan(pullsBefore.length);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
   it('sends nothing while signed out', async () => {
     await queue(1);
     useSession.getState().setSignedOut();

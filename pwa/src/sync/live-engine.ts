@@ -170,13 +170,15 @@ export function createLiveEngine(): LiveEngine {
     const now = Date.now();
     // Waiting out a backoff: only the retry timer, or a sign that the network is back, tries
     // sooner; a Retry-After is always honoured.
-    if (reason !== 'retry' && now < retryAt && (!URGENT.has(reason) || now < retryAfterUntil)) {
-      return Promise.resolve(undefined);
-    }
+    const allowed =
+      reason === 'retry' || now >= retryAt || (URGENT.has(reason) && now >= retryAfterUntil);
+    // A drain under way is joined whatever the reason: a pull waits for it, then brings what
+    // it sent, instead of running beside it.
     if (flushing) {
-      flushAgain = true;
+      if (allowed) flushAgain = true;
       return flushing;
     }
+    if (!allowed) return Promise.resolve(undefined);
     flushing = (async () => {
       const total: DrainResult = { sent: 0, rejected: 0, batches: 0, unreadAnswers: 0 };
       try {
@@ -195,6 +197,36 @@ export function createLiveEngine(): LiveEngine {
     return flushing;
   }
 
+  /** P1-P6, one pull at a time: a request during a pull makes it run once more. */
+  function pullPages(): Promise<void> {
+    const userId = signedInId();
+    if (!userId) return Promise.resolve();
+    if (pulling) {
+      pullAgain = true;
+      return pulling;
+    }
+    pulling = (async () => {
+      try {
+        do {
+          pullAgain = false;
+          await withLock(PULL_LOCK, async () => {
+            // Another person's rows (and cursor) are forgotten: this person starts from a snapshot.
+            await claimDeviceData(userId);
+            return pullAll({
+              userId,
+              fetchPage: fetchPullPage,
+              shouldContinue: () => signedInId() === userId,
+            });
+          });
+          await adoptSelfFromPull(userId);
+        } while (pullAgain && signedInId() === userId);
+      } finally {
+        pulling = null;
+      }
+    })();
+    return pulling;
+  }
+
   const engine: LiveEngine = {
     retryAt: () => retryAt,
     drains: () => drains,
@@ -208,36 +240,11 @@ export function createLiveEngine(): LiveEngine {
       }
     },
 
-    pull(reason: SyncReason): Promise<void> {
-      const userId = signedInId();
-      if (!userId) return Promise.resolve();
-      if (pulling) {
-        pullAgain = true;
-        return pulling;
-      }
-      pulling = (async () => {
-        try {
-          do {
-            pullAgain = false;
-            // P0. The pull never hides a waiting write: send first (re-applied after, too),
-            // unless this pull follows a drain that just sent.
-            if (reason !== 'after-send') await flush(reason);
-            await withLock(PULL_LOCK, async () => {
-              // Another person's rows (and cursor) are forgotten: this person starts from a snapshot.
-              await claimDeviceData(userId);
-              return pullAll({
-                userId,
-                fetchPage: fetchPullPage,
-                shouldContinue: () => signedInId() === userId,
-              });
-            });
-            await adoptSelfFromPull(userId);
-          } while (pullAgain && signedInId() === userId);
-        } finally {
-          pulling = null;
-        }
-      })();
-      return pulling;
+    async pull(reason: SyncReason): Promise<void> {
+      // P0. The pull never hides a waiting write: send first (re-applied after, too), once for
+      // this trigger and with its urgency, unless this pull follows a drain that just sent.
+      if (reason !== 'after-send') await flush(reason);
+      return pullPages();
     },
 
     connect(user: SelfUser): () => void {

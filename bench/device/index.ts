@@ -378,15 +378,7 @@ async function benchDrain(
   dbFile: string,
   sink: Sink,
 ) {
-  await page.evaluate(`sessionStorage.setItem('pm-expect-pings', '1')`);
-  await page.goto('/');
-  await waitInPage(page, 'window.__pm && window.__pm.rendered.home !== undefined');
-  await until(
-    () => page.evaluate(idbCount('outbox')) as Promise<number>,
-    (n) => n === 0,
-    30_000,
-    'an empty outbox',
-  );
+  await quietHome(page);
   const sqlite = new BetterSqlite3(dbFile, { readonly: true, fileMustExist: true });
   const sent = sqlite.prepare('SELECT count(*) AS n FROM pings WHERE sender_id = ?');
   const serverCount = () => (sent.get(world.person.id) as { n: number }).n;
@@ -479,7 +471,7 @@ async function benchDrain(
   }
 }
 
-/** Home with nothing waiting: the start of D4 and D5. */
+/** Home with nothing waiting: the start of D3, D4 and D5. */
 async function quietHome(page: Page): Promise<void> {
   await page.evaluate(`sessionStorage.setItem('pm-expect-pings', '1')`);
   await page.goto('/');

@@ -1,12 +1,12 @@
 /** Assign a prompt to friends: checkboxes, one prompt.assign per friend through the outbox. */
 import type { Prompt } from '@pingme/shared';
-import { useState } from 'react';
 import { toast } from '../stores';
 import { Dialog } from '../components/Dialog';
 import type { FriendRow } from '../components/home/useHomeData';
 import { LIBRARY_MESSAGES } from '../components/library/library-rules';
 import { assignPrompt } from '../writes/prompts';
 import { PromptFriendsForm } from '../components/library/PromptFriendsForm';
+import { usePickedFriends } from './usePickedFriends';
 
 export interface AssignPromptDialogProps {
   prompt: Prompt | null;
@@ -15,18 +15,9 @@ export interface AssignPromptDialogProps {
 }
 
 export function AssignPromptDialog({ prompt, friends, onOpenChange }: AssignPromptDialogProps) {
-  const [selected, setSelected] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { selected, onSelect, error, setError, busy, close, submit } =
+    usePickedFriends(onOpenChange);
   const assigned = prompt?.assignments.map((a) => a.friendId) ?? [];
-
-  const close = (open: boolean) => {
-    if (!open) {
-      setSelected([]);
-      setError(null);
-    }
-    onOpenChange(open);
-  };
 
   const assign = async () => {
     if (!prompt) return;
@@ -35,20 +26,16 @@ export function AssignPromptDialog({ prompt, friends, onOpenChange }: AssignProm
       setError(LIBRARY_MESSAGES.assignNone);
       return;
     }
-    setBusy(true);
-    try {
-      await assignPrompt(prompt.id, chosen, { description: LIBRARY_MESSAGES.assignFailed });
+    const failed = LIBRARY_MESSAGES.assignFailed;
+    await submit(async () => {
+      await assignPrompt(prompt.id, chosen, { description: failed });
+      const friendsWord = chosen.length === 1 ? 'friend' : 'friends';
       toast({
         title: 'Prompt assigned!',
-        description: `"${prompt.text}" is now available to ${chosen.length} more ${chosen.length === 1 ? 'friend' : 'friends'}.`,
+        description: `"${prompt.text}" is now available to ${chosen.length} more ${friendsWord}.`,
         variant: 'success',
       });
-      close(false);
-    } catch {
-      toast({ title: 'Error', description: LIBRARY_MESSAGES.assignFailed, variant: 'destructive' });
-    } finally {
-      setBusy(false);
-    }
+    }, failed);
   };
 
   return (
@@ -65,10 +52,7 @@ export function AssignPromptDialog({ prompt, friends, onOpenChange }: AssignProm
           mode="several"
           friends={friends}
           selected={selected}
-          onSelect={(s) => {
-            setSelected(s);
-            setError(null);
-          }}
+          onSelect={onSelect}
           fixed={{ ids: assigned, note: 'Assigned' }}
           emptyText="Add friends first to assign them prompts."
           error={error}

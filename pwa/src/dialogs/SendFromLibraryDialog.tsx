@@ -1,6 +1,5 @@
 /** The Library's send dialog: one friend (radio buttons), ping.send through the outbox. */
 import type { Prompt, SelfUser } from '@pingme/shared';
-import { useState } from 'react';
 import { afterNextPaint } from '../lib/frames';
 import { toast } from '../stores';
 import { Dialog } from '../components/Dialog';
@@ -9,6 +8,7 @@ import { sentToast } from './SendPromptDialog';
 import { LIBRARY_MESSAGES, promptEmoji } from '../components/library/library-rules';
 import { PromptFriendsForm } from '../components/library/PromptFriendsForm';
 import { sendPing } from '../writes/pings';
+import { usePickedFriends } from './usePickedFriends';
 
 export interface SendFromLibraryDialogProps {
   prompt: Prompt | null;
@@ -23,17 +23,8 @@ export function SendFromLibraryDialog({
   friends,
   onOpenChange,
 }: SendFromLibraryDialogProps) {
-  const [selected, setSelected] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const close = (open: boolean) => {
-    if (!open) {
-      setSelected([]);
-      setError(null);
-    }
-    onOpenChange(open);
-  };
+  const { selected, onSelect, error, setError, busy, close, submit } =
+    usePickedFriends(onOpenChange);
 
   const send = async () => {
     if (!prompt) return;
@@ -42,25 +33,13 @@ export function SendFromLibraryDialog({
       setError(LIBRARY_MESSAGES.sendNone);
       return;
     }
-    setBusy(true);
-    try {
-      const chosen = { id: prompt.id, text: prompt.text, emoji: promptEmoji(prompt) };
-      await sendPing(
-        me,
-        friend,
-        { kind: 'prompt', prompt: chosen },
-        {
-          description: LIBRARY_MESSAGES.sendFailed,
-        },
-      );
+    const failed = LIBRARY_MESSAGES.sendFailed;
+    const chosen = { id: prompt.id, text: prompt.text, emoji: promptEmoji(prompt) };
+    await submit(async () => {
+      await sendPing(me, friend, { kind: 'prompt', prompt: chosen }, { description: failed });
       await afterNextPaint();
       toast(sentToast(prompt.text, 1));
-      close(false);
-    } catch {
-      toast({ title: 'Error', description: LIBRARY_MESSAGES.sendFailed, variant: 'destructive' });
-    } finally {
-      setBusy(false);
-    }
+    }, failed);
   };
 
   return (
@@ -77,10 +56,7 @@ export function SendFromLibraryDialog({
           mode="one"
           friends={friends}
           selected={selected}
-          onSelect={(s) => {
-            setSelected(s);
-            setError(null);
-          }}
+          onSelect={onSelect}
           emptyText="Add friends first to send them pings."
           error={error}
           action={{ label: 'Send', busy, onClick: () => void send() }}

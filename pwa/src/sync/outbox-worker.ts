@@ -185,10 +185,10 @@ async function applyOutcome(outcome: Outcome, deps: DrainDeps, result: DrainResu
 
 /**
  * O1-O5 until the outbox is empty or a transient failure stops it. Batches go one at a time, in
- * order (the server applies each only after the one before has answered, so a transient failure
- * in one holds back every later entry). The device's own work stays off that path: the next
- * batch is read while the current one is on the way, and an answer is written to Dexie while the
- * next batch is on the way.
+ * order: the next is sent only once the one before has answered, so the server never sees them
+ * out of order and a transient failure in one holds back every later entry. The device's own
+ * work stays off that path: the next batch is read while the current one is on the way, and an
+ * answer is written to Dexie while the next batch is on the way.
  */
 export async function drainOutbox(deps: DrainDeps): Promise<DrainResult> {
   const result: DrainResult = { sent: 0, rejected: 0, batches: 0, unreadAnswers: 0 };

@@ -21,10 +21,28 @@ function run(command: string, args: string[], cwd: string): void {
   }
 }
 
+/**
+ * Makes sure `commit` is in this checkout's history. A shallow clone (CI systems often clone with
+ * `--depth 1`) lacks it: fetch the whole history from where the clone came from, or say exactly
+ * what to run.
+ */
+function ensureCommit(commit: string): void {
+  const has = () =>
+    spawnSync('git', ['-C', ROOT, 'cat-file', '-e', `${commit}^{commit}`]).status === 0;
+  if (has()) return;
+  spawnSync('git', ['-C', ROOT, 'fetch', '--quiet', '--unshallow'], { stdio: 'ignore' });
+  if (has()) return;
+  throw new Error(
+    `The update test builds the PWA of commit ${commit}, which this clone does not have. ` +
+      `Run: git -C ${ROOT} fetch --unshallow (or clone without --depth).`,
+  );
+}
+
 /** The built PWA of `commit` (a directory like pwa/dist), building it once. */
 export function pwaBuildOf(commit: string): string {
   const out = path.join(ROOT, 'node_modules', '.cache', 'pingme-e2e', `pwa-${commit}`);
   if (existsSync(path.join(out, 'index.html')) && existsSync(path.join(out, 'sw.js'))) return out;
+  ensureCommit(commit);
   const src = mkdtempSync(path.join(os.tmpdir(), `pingme-pwa-${commit}-`));
   try {
     const tar = path.join(src, 'source.tar');

@@ -127,7 +127,17 @@ function prerenderLanding(): Plugin {
   };
 }
 
+/** Shown in Settings › App; PINGME_VERSION names a build (the update test builds one). */
+const APP_VERSION =
+  process.env.PINGME_VERSION ||
+  (
+    JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+
 export default defineConfig({
+  define: { __APP_VERSION__: JSON.stringify(APP_VERSION) },
   plugins: [
     react(),
     VitePWA({

@@ -37,6 +37,8 @@ async function start() {
   // The service worker is not needed for the first frame: workbox-window (its own chunk) is
   // fetched and the worker registered once that frame is on screen and the page is idle.
   afterFirstFrame(() => void import('./sw-register').then((m) => m.registerServiceWorker()));
+  // The emoji font likewise: its face is declared after the first frame, fetched when used.
+  afterFirstFrame(() => void import('./emoji-font').then((m) => m.addEmojiFont()));
 }
 
 function afterFirstFrame(task: () => void): void {

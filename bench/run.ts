@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { WebSocket } from 'ws';
 import { loadConfig } from '../sync-server/src/config';
-import { latestSeq } from '../sync-server/src/db/changes';
+import { countersOf } from '../sync-server/src/db/changes';
 import { openDatabase } from '../sync-server/src/db/connection';
 import { benchDelivery } from './benches/delivery';
 import { benchDevice } from './device';
@@ -256,7 +256,11 @@ async function serverBenches(): Promise<void> {
         durationS: P.sustainedS,
         shares: P.shares,
         trialS: P.trialS,
-        startCursor: () => latestSeq(opened.db),
+        startCursors: () =>
+          countersOf(
+            opened.db,
+            world.ring.users.map((u) => u.id),
+          ),
       });
       raw.sustained = r;
       const errors = r.run.non2xx + r.run.errors;

@@ -5,13 +5,17 @@
  *
  * A REST call runs one unit in its own transaction (`runUnit`); a batch runs each entry as a unit
  * inside one shared transaction, each in its own savepoint (sync/batch.ts), and announces after
- * the one commit.
+ * the one commit. Either way the change-log rows of every unit that stands are written last, just
+ * before the commit (flushChanges): each person's counter is held from there to the commit only.
  */
 import type { Anchor, Ping } from '@pingme/shared';
 import type { Transaction } from 'kysely';
-import { recordChange, type Entity } from './changes';
+import { appendChanges, type ChangeRecord, type Entity } from './changes';
 import type { Db } from './connection';
+import { isRetryableConflict } from './dialect';
 import type { ChangeOp, Database } from './schema';
+
+export { isUniqueViolation } from './dialect';
 
 export type Trx = Transaction<Database>;
 
@@ -19,27 +23,45 @@ export type Trx = Transaction<Database>;
 export interface Announcer {
   /** The change sets of one commit, in the order their writes ran. */
   announce(sets: readonly ChangeSet[]): void;
+  /**
+   * In the transaction, after its change-log rows: each affected person and their newest change
+   * number, for the other nodes (realtime/bus.ts); delivered only if the transaction commits.
+   */
+  publish?(trx: Db, newest: ReadonlyMap<string, number>): Promise<void>;
 }
 
+/** How many times a transaction PostgreSQL gave up on (deadlock, serialization) is run again. */
+export const CONFLICT_RETRIES = 4;
+
 /**
- * The changes of one unit: change-log rows written in its transaction, and whom to tell once it
- * commits. A unit that rolls back (its savepoint, or the whole transaction) drops its ChangeSet.
+ * The changes of one unit: change-log rows to write before its transaction commits, and whom to
+ * tell once it has. A unit that rolls back (its savepoint, or the whole transaction) drops its
+ * ChangeSet, rows and all.
  */
 export class ChangeSet {
   readonly affected = new Set<string>();
+  /** Rows recorded, numbered and written by flushChanges. */
+  readonly pending: ChangeRecord[] = [];
+  /** After the flush: each affected person's newest change number. */
+  readonly newest = new Map<string, number>();
   readonly newPings: [receiverId: string, ping: Ping][] = [];
   readonly anchorRequests: [receiverId: string, anchor: Anchor][] = [];
   /** Work outside the database that follows the outcome (a stored file kept or removed). */
   readonly committed: (() => Promise<void>)[] = [];
   readonly rolledBack: (() => Promise<void>)[] = [];
 
-  constructor(private readonly trx: Db) {}
-
-  /** One change-log row per person, in the unit's transaction. */
-  async record(userIds: Iterable<string>, entity: Entity, entityId: string, op?: ChangeOp) {
-    const ids = [...userIds];
-    for (const id of ids) this.affected.add(id);
-    await recordChange(this.trx, ids, entity, entityId, op);
+  /** One change-log row per person, written with the unit's transaction (flushChanges). */
+  // eslint-disable-next-line @typescript-eslint/require-await
+  async record(
+    userIds: Iterable<string>,
+    entity: Entity,
+    entityId: string,
+    op: ChangeOp = 'upsert',
+  ) {
+    for (const userId of new Set(userIds)) {
+      this.affected.add(userId);
+      this.pending.push({ userId, entity, entityId, op });
+    }
   }
 
   /** A delivered ping, announced to its receiver (ws `new_ping`, Web Push) after commit. */
@@ -79,38 +101,55 @@ export interface UnitOfWork {
 }
 
 /**
+ * The last step of a transaction before its commit: numbers and writes the change-log rows of
+ * every unit that stands (db/changes.ts), then publishes who changed (announcer.publish).
+ */
+export async function flushChanges(
+  trx: Db,
+  sets: readonly ChangeSet[],
+  announcer: Announcer | undefined,
+): Promise<void> {
+  const newest = await appendChanges(
+    trx,
+    sets.flatMap((s) => s.pending),
+  );
+  if (newest.size === 0) return;
+  for (const set of sets) {
+    for (const r of set.pending) set.newest.set(r.userId, newest.get(r.userId)!);
+  }
+  await announcer?.publish?.(trx, newest);
+}
+
+/**
  * Runs `fn` as one unit in its own transaction, then announces its changes. A throw rolls back
- * everything `fn` wrote and announces nothing.
+ * everything `fn` wrote and announces nothing. A transaction PostgreSQL gave up on (a deadlock,
+ * a serialization failure) runs again, up to CONFLICT_RETRIES times.
  */
 export async function runUnit<T>(
   db: Db,
   announcer: Announcer | undefined,
   fn: (uow: UnitOfWork) => Promise<T>,
 ): Promise<T> {
-  let changes: ChangeSet | undefined;
-  let value: T;
-  try {
-    value = await db.transaction().execute(async (trx) => {
-      changes = new ChangeSet(trx);
-      return fn({ trx, changes });
-    });
-  } catch (err) {
-    if (changes) await settle([changes], 'rolledBack');
-    throw err;
+  for (let attempt = 0; ; attempt++) {
+    let changes: ChangeSet | undefined;
+    let value: T;
+    try {
+      value = await db.transaction().execute(async (trx) => {
+        changes = new ChangeSet();
+        const v = await fn({ trx, changes });
+        await flushChanges(trx, [changes], announcer);
+        return v;
+      });
+    } catch (err) {
+      // A retry registers its own after-rollback work again; this attempt's is dropped.
+      if (isRetryableConflict(err) && attempt < CONFLICT_RETRIES) continue;
+      if (changes) await settle([changes], 'rolledBack');
+      throw err;
+    }
+    if (changes) {
+      await settle([changes], 'committed');
+      announcer?.announce([changes]);
+    }
+    return value;
   }
-  if (changes) {
-    await settle([changes], 'committed');
-    announcer?.announce([changes]);
-  }
-  return value;
-}
-
-/** SQLite's and PostgreSQL's unique-constraint errors. */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: string }).code;
-  return (
-    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
-    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    code === '23505'
-  );
 }

@@ -8,7 +8,13 @@ import { createHash } from 'node:crypto';
 import { MUTATIONS, restCall, type MutationArgs, type MutationName } from '@pingme/shared';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
-import { findIdempotent, saveIdempotent, type StoredResponse } from '../db/idempotency';
+import {
+  IdempotentTwin,
+  findIdempotent,
+  saveIdempotent,
+  type StoredResponse,
+} from '../db/idempotency';
+import { isRetryableConflict } from '../db/dialect';
 import type { UserRow } from '../db/schema';
 import {
   ChangeSet,
@@ -109,7 +115,7 @@ async function prepare(
   const context: MutationContext = {
     ...caller,
     trx,
-    changes: new ChangeSet(trx),
+    changes: new ChangeSet(),
   };
   const pre = PRE_CHECKS[entry.name] as
     ((c: MutationContext, args: unknown) => Promise<void>) | undefined;
@@ -133,11 +139,12 @@ async function applyParsed(
   const status = outcome.status ?? 200;
   const json = jsonOf(outcome.body);
   if (entry.key) {
-    await saveIdempotent(uow.trx, caller.me.id, entry.key, {
+    const saved = await saveIdempotent(uow.trx, caller.me.id, entry.key, {
       requestHash: entry.requestHash,
       status,
       body: json,
     });
+    if (!saved) throw new IdempotentTwin();
   }
   return { status, body: outcome.body, json };
 }
@@ -154,13 +161,26 @@ export async function applyOne(
   try {
     return await runUnit(db, announcer, (uow) => applyParsed(uow, caller, entry, prepared.args));
   } catch (err) {
-    // Two deliveries of one key raced: the loser answers what the winner stored.
-    if (entry.key && isUniqueViolation(err)) {
-      const stored = await findIdempotent(db, caller.me.id, entry.key);
-      if (stored) return replayOf(stored, entry.requestHash);
-    }
+    const twin = await twinAnswer(db, caller, entry, err);
+    if (twin) return twin;
     throw err;
   }
+}
+
+/**
+ * Two deliveries of one key raced (two nodes, or a duplicate on one): the one that committed
+ * second rolled back, and answers what the first stored. Its write may have failed on the
+ * record itself (IdempotentTwin) or earlier, on a row the first one created (a unique id).
+ */
+async function twinAnswer(
+  db: Db,
+  caller: Caller,
+  entry: Entry,
+  err: unknown,
+): Promise<EntryAnswer | undefined> {
+  if (!entry.key || !(err instanceof IdempotentTwin || isUniqueViolation(err))) return undefined;
+  const stored = await findIdempotent(db, caller.me.id, entry.key);
+  return stored ? replayOf(stored, entry.requestHash) : undefined;
 }
 
 /**
@@ -178,13 +198,15 @@ export async function applyInSavepoint(
   if ('replay' in prepared) return prepared.replay;
   const name = `entry_${index}`;
   const sp = await trx.savepoint(name).execute();
-  const changes = new ChangeSet(sp);
+  const changes = new ChangeSet();
   try {
     const answer = await applyParsed({ trx: sp, changes }, caller, entry, prepared.args);
     await sp.releaseSavepoint(name).execute();
     committed.push(changes);
     return answer;
   } catch (err) {
+    // PostgreSQL gave up on the whole transaction's locks: the group runs again (coalesce.ts).
+    if (isRetryableConflict(err)) throw new BrokenTransaction(err);
     try {
       await sp.rollbackToSavepoint(name).execute();
       await sp.releaseSavepoint(name).execute();
@@ -193,6 +215,8 @@ export async function applyInSavepoint(
       throw new BrokenTransaction(broken);
     }
     await settle([changes], 'rolledBack');
+    const twin = await twinAnswer(trx, caller, entry, err);
+    if (twin) return twin;
     throw err;
   }
 }

@@ -74,7 +74,7 @@ describe('a device back after months away', () => {
     db = restarted.database.db;
     // Connections kept alive to the stopped process are dead: let the first request find out.
     await answersAgain(server);
-    const bounds = await logBounds(db);
+    const bounds = await logBounds(db, ada.id);
     expect(before.cursor).toBeLessThan(bounds.floor);
 
     // Back: the session is gone, so the outbox stops at a 401 and nothing is applied.

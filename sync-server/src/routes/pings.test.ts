@@ -219,7 +219,7 @@ describe('POST /api/pings', () => {
     const rows = await changes(ping.id);
     expect(rows).toHaveLength(2);
     expect(new Set(rows.map((r) => r.userId))).toEqual(new Set([alice.id, bob.id]));
-    for (const r of rows) expect(r).toMatchObject({ entity: 'ping', op: 'upsert' });
+    for (const r of rows) expect(r).toMatchObject({ entity: 'ping', op: 'create' });
   });
 
   it('announces the ping, with its sender, to the receiver after commit', async () => {

@@ -9,6 +9,7 @@ import * as m003 from './003-default-prompts';
 import * as m004 from './004-packs';
 import * as m005 from './005-safety';
 import * as m006 from './006-perf-indexes';
+import * as m007 from './007-change-numbers';
 
 export const migrations: Record<string, Migration> = {
   '001-accounts': m001,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '004-packs': m004,
   '005-safety': m005,
   '006-perf-indexes': m006,
+  '007-change-numbers': m007,
 };

@@ -66,13 +66,10 @@ const insertPairQuery = compiledOnce(
 /**
  * Numbers and writes `records` in the caller's transaction (one is opened when it has none):
  * each person's counter goes up by their number of rows, all counters in one statement in id
- * order, then every row in one insert. Answers each person's newest number.
+ * order, then every row in one insert. Answers each record's number, in order.
  */
-export async function appendChanges(
-  db: Db,
-  records: readonly ChangeRecord[],
-): Promise<Map<string, number>> {
-  if (records.length === 0) return new Map();
+export async function appendChanges(db: Db, records: readonly ChangeRecord[]): Promise<number[]> {
+  if (records.length === 0) return [];
   if (!db.isTransaction) return db.transaction().execute((trx) => appendChanges(trx, records));
   const createdAt = nowIso();
   const first = records[0]!;
@@ -97,7 +94,7 @@ export async function appendChanges(
       first.op,
       createdAt,
     );
-    return newest;
+    return records.map((r) => newest.get(r.userId)!);
   }
   const count = new Map<string, number>();
   for (const r of records) count.set(r.userId, (count.get(r.userId) ?? 0) + 1);
@@ -129,7 +126,7 @@ export async function appendChanges(
       .values(rows.slice(i, i + 500))
       .execute();
   }
-  return newest;
+  return rows.map((r) => r.seq);
 }
 
 /** One change-log row per affected person, numbered at once (scripts and admin work). */
@@ -188,11 +185,37 @@ export async function changesAfter(
     .execute();
 }
 
-/** People with rows created before `cutoff` (ISO), each with the highest such number. */
-export async function prunable(
+/**
+ * Each person's change rows after their own cursor, ascending, at most `limit` each: one query
+ * for all of them (each node's live delivery, realtime/relay.ts).
+ */
+export async function changesAfterEach(
   db: Db,
-  cutoff: string,
-): Promise<{ userId: string; seq: number }[]> {
+  cursors: ReadonlyMap<string, number>,
+  limit: number,
+): Promise<Map<string, { seq: number; entity: string; entityId: string; op: string }[]>> {
+  const rows = await db
+    .selectFrom('changes')
+    .select(['userId', 'seq', 'entity', 'entityId', 'op'])
+    .where((eb) =>
+      eb.or(
+        [...cursors].map(([u, after]) => eb.and([eb('userId', '=', u), eb('seq', '>', after)])),
+      ),
+    )
+    .orderBy('userId')
+    .orderBy('seq')
+    .execute();
+  const out = new Map<string, { seq: number; entity: string; entityId: string; op: string }[]>();
+  for (const r of rows) {
+    let list = out.get(r.userId);
+    if (!list) out.set(r.userId, (list = []));
+    if (list.length < limit) list.push({ ...r, seq: Number(r.seq) });
+  }
+  return out;
+}
+
+/** People with rows created before `cutoff` (ISO), each with the highest such number. */
+export async function prunable(db: Db, cutoff: string): Promise<{ userId: string; seq: number }[]> {
   const rows = await db
     .selectFrom('changes')
     .select((eb) => ['userId', eb.fn.max('seq').as('seq')])

@@ -214,6 +214,20 @@ export interface ChangeCountersTable {
   floor: number;
 }
 
+export interface ServerSettingsTable {
+  name: string;
+  value: string;
+}
+
+/** A Web Push to send (migration 008); `claimedUntil` (ms) is 0 until a node claims it. */
+export interface PushJobsTable {
+  id: string;
+  receiverId: string;
+  job: string;
+  createdAt: number;
+  claimedUntil: number;
+}
+
 export interface BlocksTable {
   blockerId: string;
   blockedId: string;
@@ -254,6 +268,8 @@ export interface Database {
   energySnapshots: EnergySnapshotsTable;
   changes: ChangesTable;
   changeCounters: ChangeCountersTable;
+  serverSettings: ServerSettingsTable;
+  pushJobs: PushJobsTable;
   blocks: BlocksTable;
   reports: ReportsTable;
 }

@@ -24,10 +24,14 @@ export interface Announcer {
   /** The change sets of one commit, in the order their writes ran. */
   announce(sets: readonly ChangeSet[]): void;
   /**
-   * In the transaction, after its change-log rows: each affected person and their newest change
-   * number, for the other nodes (realtime/bus.ts); delivered only if the transaction commits.
+   * In the transaction, after its change-log rows, before it commits: what must commit with the
+   * writes (the hints for the other nodes, realtime/bus.ts; the pushes to send, push/notifier.ts).
    */
-  publish?(trx: Db, newest: ReadonlyMap<string, number>): Promise<void>;
+  beforeCommit?(
+    trx: Db,
+    sets: readonly ChangeSet[],
+    newest: ReadonlyMap<string, number>,
+  ): Promise<void>;
 }
 
 /** How many times a transaction PostgreSQL gave up on (deadlock, serialization) is run again. */
@@ -42,8 +46,10 @@ export class ChangeSet {
   readonly affected = new Set<string>();
   /** Rows recorded, numbered and written by flushChanges. */
   readonly pending: ChangeRecord[] = [];
-  /** After the flush: each affected person's newest change number. */
-  readonly newest = new Map<string, number>();
+  /** After the flush: each affected person's change numbers in this unit, ascending. */
+  readonly numbers = new Map<string, number[]>();
+  /** Web Push jobs written with this unit (push/notifier.ts), claimed by this node after commit. */
+  readonly pushJobs: string[] = [];
   readonly newPings: [receiverId: string, ping: Ping][] = [];
   readonly anchorRequests: [receiverId: string, anchor: Anchor][] = [];
   /** Work outside the database that follows the outcome (a stored file kept or removed). */
@@ -51,7 +57,6 @@ export class ChangeSet {
   readonly rolledBack: (() => Promise<void>)[] = [];
 
   /** One change-log row per person, written with the unit's transaction (flushChanges). */
-  // eslint-disable-next-line @typescript-eslint/require-await
   async record(
     userIds: Iterable<string>,
     entity: Entity,
@@ -102,22 +107,27 @@ export interface UnitOfWork {
 
 /**
  * The last step of a transaction before its commit: numbers and writes the change-log rows of
- * every unit that stands (db/changes.ts), then publishes who changed (announcer.publish).
+ * every unit that stands (db/changes.ts), then what must commit with them (announcer.beforeCommit).
  */
 export async function flushChanges(
   trx: Db,
   sets: readonly ChangeSet[],
   announcer: Announcer | undefined,
 ): Promise<void> {
-  const newest = await appendChanges(
-    trx,
-    sets.flatMap((s) => s.pending),
-  );
-  if (newest.size === 0) return;
+  const records = sets.flatMap((s) => s.pending);
+  const seqs = await appendChanges(trx, records);
+  const newest = new Map<string, number>();
+  let i = 0;
   for (const set of sets) {
-    for (const r of set.pending) set.newest.set(r.userId, newest.get(r.userId)!);
+    for (const r of set.pending) {
+      const seq = seqs[i++]!;
+      const list = set.numbers.get(r.userId);
+      if (list) list.push(seq);
+      else set.numbers.set(r.userId, [seq]);
+      newest.set(r.userId, Math.max(newest.get(r.userId) ?? 0, seq));
+    }
   }
-  await announcer?.publish?.(trx, newest);
+  await announcer?.beforeCommit?.(trx, sets, newest);
 }
 
 /**

@@ -61,12 +61,16 @@ async function pingRowsFrom(senderId: string) {
 }
 
 async function changes(entityId: string) {
-  return db()
-    .selectFrom('changes')
-    .select(['userId', 'entity', 'op'])
-    .where('entityId', '=', entityId)
-    .orderBy('seq')
-    .execute();
+  return (
+    db()
+      .selectFrom('changes')
+      .select(['userId', 'entity', 'op'])
+      .where('entityId', '=', entityId)
+      // Numbers count per person: across people, the order is the time of the write.
+      .orderBy('createdAt')
+      .orderBy('seq')
+      .execute()
+  );
 }
 
 async function send(from: MadeUser, to: MadeUser, promptId = HUG): Promise<Ping> {

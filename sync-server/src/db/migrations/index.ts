@@ -10,6 +10,7 @@ import * as m004 from './004-packs';
 import * as m005 from './005-safety';
 import * as m006 from './006-perf-indexes';
 import * as m007 from './007-change-numbers';
+import * as m008 from './008-cluster';
 
 export const migrations: Record<string, Migration> = {
   '001-accounts': m001,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '005-safety': m005,
   '006-perf-indexes': m006,
   '007-change-numbers': m007,
+  '008-cluster': m008,
 };

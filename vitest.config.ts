@@ -57,6 +57,20 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        // The same property-based convergence test against two server processes on one
+        // PostgreSQL database behind a round-robin balancer (sync-server/test/
+        // server-control-cluster.ts): kills take one node down at a time.
+        test: {
+          name: 'sync-fault-pg',
+          root: 'pwa',
+          include: ['src/**/*.fault.test.ts'],
+          environment: 'node',
+          globalSetup: ['../sync-server/test/server-control-cluster.ts'],
+          testTimeout: 900_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

@@ -30,7 +30,7 @@ export interface SustainedResult {
   byKind: Record<Kind, { requests: number; non2xx: number }>;
 }
 
-function makeMixed(world: World, url: string, startCursors: ReadonlyMap<string, number>) {
+export function makeMixed(world: World, url: string, startCursors: ReadonlyMap<string, number>) {
   const users = world.ring.users;
   const byId = new Map(users.map((u) => [u.id, u]));
   const cursors = users.map((u) => startCursors.get(u.id) ?? 0);

@@ -207,6 +207,55 @@ describe('idempotency across nodes', () => {
   });
 });
 
+describe('writers racing on two nodes', () => {
+  it('the same check-then-insert from both nodes at once (a reaction, a friend request) answers as on one node, never a 500', async () => {
+    const ann = await makeUser(one);
+    const ben = await makeUser(two);
+    await makeFriends(ann, ben);
+    for (let round = 0; round < 5; round++) {
+      const ping = await customPing(ann, ben, one, `react ${round}`);
+      const answers = await Promise.all(
+        [one, two, one, two].map((node, i) =>
+          ben.client
+            .via(node.url)
+            .post(`/api/pings/${ping.id}/reactions`, { reactionType: i % 2 ? 'yes' : 'wow' }),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201]);
+      const rows = await one.database.db
+        .selectFrom('reactions')
+        .select('id')
+        .where('pingId', '=', ping.id)
+        .execute();
+      expect(rows).toHaveLength(1);
+    }
+    // Two friend requests between the same two people at once: one request, the other a 409.
+    for (let round = 0; round < 3; round++) {
+      const cat = await makeUser(one);
+      const dan = await makeUser(two);
+      const [x, y] = await Promise.all([
+        cat.client.via(one.url).post('/api/friends/request', { friendId: dan.id }),
+        dan.client.via(two.url).post('/api/friends/request', { friendId: cat.id }),
+      ]);
+      expect(
+        [x.status, y.status].every((s) => s < 500),
+        `${x.text} ${y.text}`,
+      ).toBe(true);
+      const rows = await one.database.db
+        .selectFrom('friendships')
+        .select('id')
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('requesterId', '=', cat.id), eb('addresseeId', '=', dan.id)]),
+            eb.and([eb('requesterId', '=', dan.id), eb('addresseeId', '=', cat.id)]),
+          ]),
+        )
+        .execute();
+      expect(rows).toHaveLength(1);
+    }
+  });
+});
+
 describe('the bus connection lost mid-stream', () => {
   it('pg_terminate_backend on the LISTEN connections: delivery resumes and nothing is missed', async () => {
     const ann = await makeUser(one);

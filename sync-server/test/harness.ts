@@ -64,7 +64,9 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pingme-test-'));
   const ownDatabase =
-    TEST_BACKEND === 'postgres' && !('DATABASE_URL' in env) ? await freshPostgresDatabase() : undefined;
+    TEST_BACKEND === 'postgres' && !('DATABASE_URL' in env)
+      ? await freshPostgresDatabase()
+      : undefined;
   const config: Config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',

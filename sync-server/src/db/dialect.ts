@@ -49,7 +49,10 @@ export function isUniqueViolation(err: unknown): boolean {
 
 /**
  * PostgreSQL gave up on a transaction that may succeed when run again: a serialization failure
- * (40001) or a deadlock (40P01). SQLite has one writer and never answers either.
+ * (40001) or a deadlock (40P01). SQLite has one writer and never answers either. (A unique
+ * violation is the other error a concurrent writer causes: a check-then-insert that lost a race.
+ * The unit of work runs such a write again too, where it then sees the other's row:
+ * unit-of-work.ts.)
  */
 export function isRetryableConflict(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;

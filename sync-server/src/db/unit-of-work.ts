@@ -12,10 +12,10 @@ import type { Anchor, Ping } from '@pingme/shared';
 import type { Transaction } from 'kysely';
 import { appendChanges, type ChangeRecord, type Entity } from './changes';
 import type { Db } from './connection';
-import { isRetryableConflict } from './dialect';
+import { isRetryableConflict, isUniqueViolation } from './dialect';
 import type { ChangeOp, Database } from './schema';
 
-export { isUniqueViolation } from './dialect';
+export { isUniqueViolation };
 
 export type Trx = Transaction<Database>;
 
@@ -36,6 +36,16 @@ export interface Announcer {
 
 /** How many times a transaction PostgreSQL gave up on (deadlock, serialization) is run again. */
 export const CONFLICT_RETRIES = 4;
+
+/**
+ * A write that met a concurrent writer: PostgreSQL gave up on it (deadlock, serialization), or it
+ * lost a check-then-insert race (a unique violation: another node inserted the same pair first,
+ * and committed, since the insert waited for it). Run again, the write sees the other's row and
+ * does what it does on one node (replaces it, or refuses with a 409).
+ */
+export function raced(err: unknown): boolean {
+  return isRetryableConflict(err) || isUniqueViolation(err);
+}
 
 /**
  * The changes of one unit: change-log rows to write before its transaction commits, and whom to
@@ -132,8 +142,8 @@ export async function flushChanges(
 
 /**
  * Runs `fn` as one unit in its own transaction, then announces its changes. A throw rolls back
- * everything `fn` wrote and announces nothing. A transaction PostgreSQL gave up on (a deadlock,
- * a serialization failure) runs again, up to CONFLICT_RETRIES times.
+ * everything `fn` wrote and announces nothing. A write that met a concurrent writer (`raced`) runs
+ * again, up to CONFLICT_RETRIES times.
  */
 export async function runUnit<T>(
   db: Db,
@@ -152,7 +162,7 @@ export async function runUnit<T>(
       });
     } catch (err) {
       // A retry registers its own after-rollback work again; this attempt's is dropped.
-      if (isRetryableConflict(err) && attempt < CONFLICT_RETRIES) continue;
+      if (raced(err) && attempt < CONFLICT_RETRIES) continue;
       if (changes) await settle([changes], 'rolledBack');
       throw err;
     }

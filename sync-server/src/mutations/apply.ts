@@ -17,6 +17,7 @@ import {
 import { isRetryableConflict } from '../db/dialect';
 import type { UserRow } from '../db/schema';
 import {
+  CONFLICT_RETRIES,
   ChangeSet,
   isUniqueViolation,
   runUnit,
@@ -197,27 +198,35 @@ export async function applyInSavepoint(
   const prepared = await prepare(trx, caller, entry);
   if ('replay' in prepared) return prepared.replay;
   const name = `entry_${index}`;
-  const sp = await trx.savepoint(name).execute();
-  const changes = new ChangeSet();
-  try {
-    const answer = await applyParsed({ trx: sp, changes }, caller, entry, prepared.args);
-    await sp.releaseSavepoint(name).execute();
-    committed.push(changes);
-    return answer;
-  } catch (err) {
-    // PostgreSQL gave up on the whole transaction's locks: the group runs again (coalesce.ts).
-    if (isRetryableConflict(err)) throw new BrokenTransaction(err);
+  for (let attempt = 0; ; attempt++) {
+    const sp = await trx.savepoint(name).execute();
+    const changes = new ChangeSet();
     try {
-      await sp.rollbackToSavepoint(name).execute();
+      const answer = await applyParsed({ trx: sp, changes }, caller, entry, prepared.args);
       await sp.releaseSavepoint(name).execute();
-    } catch (broken) {
+      committed.push(changes);
+      return answer;
+    } catch (err) {
+      // PostgreSQL gave up on the whole transaction's locks: the group runs again (coalesce.ts).
+      if (isRetryableConflict(err)) throw new BrokenTransaction(err);
+      try {
+        await sp.rollbackToSavepoint(name).execute();
+        await sp.releaseSavepoint(name).execute();
+      } catch (broken) {
+        await settle([changes], 'rolledBack');
+        throw new BrokenTransaction(broken);
+      }
+      const twin = await twinAnswer(trx, caller, entry, err);
+      if (twin) {
+        await settle([changes], 'rolledBack');
+        return twin;
+      }
+      // A check-then-insert that lost a race to another node's committed row: once more, in a
+      // new savepoint, the write sees that row (unit-of-work.ts, `raced`).
+      if (isUniqueViolation(err) && attempt < CONFLICT_RETRIES) continue;
       await settle([changes], 'rolledBack');
-      throw new BrokenTransaction(broken);
+      throw err;
     }
-    await settle([changes], 'rolledBack');
-    const twin = await twinAnswer(trx, caller, entry, err);
-    if (twin) return twin;
-    throw err;
   }
 }
 

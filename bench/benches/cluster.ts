@@ -191,16 +191,36 @@ export async function benchCluster(opts: ClusterOptions): Promise<Record<string,
     const one = await figures('1 node, PostgreSQL', single, single.nodes);
     info('7', '1 node, PostgreSQL: mixed load, sends/s', one.mixed.sendsPerS, 'req/s');
     info('7', '1 node, PostgreSQL: mixed load, errors', one.mixedErrors);
-    const second = await startChild(
+    const pgEnv = {
+      ...serverEnv(dirs[1]!),
+      SESSION_SECRET: SECRET,
+      DATABASE_URL: pgUrl,
+      DATABASE_POOL_SIZE: '10',
+    };
+    // Group commit on PostgreSQL (mutations/coalesce.ts): the same sends on a node that commits
+    // every write on its own, its transactions side by side on the pool's connections.
+    const alone = await startChild(
       'server',
-      {
-        ...serverEnv(dirs[1]!),
-        SESSION_SECRET: SECRET,
-        DATABASE_URL: pgUrl,
-        DATABASE_POOL_SIZE: '10',
-      },
+      { ...pgEnv, WRITE_COALESCING: 'false' },
       { quiet: true },
     );
+    log('1 node, PostgreSQL, one commit per write: ping sends');
+    const aloneSend = await sendRun(single, [alone]);
+    await alone.stop();
+    raw.oneCommitPerWrite = aloneSend;
+    info(
+      '7',
+      '1 node, PostgreSQL, WRITE_COALESCING=false: ping sends/s',
+      total(aloneSend, (r) => r.rps),
+      'req/s',
+    );
+    info(
+      '7',
+      '1 node, PostgreSQL, WRITE_COALESCING=false: p99',
+      Math.max(...aloneSend.map((r) => r.p99)),
+      'ms',
+    );
+    const second = await startChild('server', pgEnv, { quiet: true });
     children.push(second);
     const both = [...single.nodes, second];
     const two = await figures('2 nodes, PostgreSQL', single, both);

@@ -4,8 +4,9 @@
  *
  *   npm run bench:device                        builds pwa/ privately, then everything
  *   npm run bench:device -- --dist DIR          measures an existing build (no build)
- *   npm run bench:device -- --only render,send  some of: render, send, drain
+ *   npm run bench:device -- --only render,send  some of: render, send, drain, slow-link, reconnect
  *   npm run bench:device -- --runs 5 --sends 30 --writes 1000 --pings 5000 --friends 50
+ *   npm run bench:device -- --slow-writes 200 --slow-delay 200 --outage 30000
  *
  * Prints one table (figure, value, target, pass/fail), writes the same figures and the raw
  * samples to bench/results/device-<stamp>.json, and exits 1 when a target is missed.
@@ -29,6 +30,9 @@ const { values: args } = parseArgs({
     writes: { type: 'string' },
     pings: { type: 'string' },
     friends: { type: 'string' },
+    'slow-writes': { type: 'string' },
+    'slow-delay': { type: 'string' },
+    outage: { type: 'string' },
   },
 });
 const num = (v: string | undefined, d: number) => (v === undefined ? d : Number(v));
@@ -49,6 +53,9 @@ const result = await benchDevice({
   writes: num(args.writes, d.writes),
   pings: num(args.pings, d.pings),
   friends: num(args.friends, d.friends),
+  slowWrites: num(args['slow-writes'], d.slowWrites),
+  slowDelayMs: num(args['slow-delay'], d.slowDelayMs),
+  outageMs: num(args.outage, d.outageMs),
 });
 
 console.log(`\n${table(result.figures)}\n`);

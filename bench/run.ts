@@ -84,7 +84,7 @@ const P = {
   snapshots: 3,
   incrementalRuns: 20,
   lighthouseRuns: quick ? 1 : 3,
-  device: quick ? { runs: 2, sends: 10, writes: 300 } : {},
+  device: quick ? { runs: 2, sends: 10, writes: 300, outageMs: 10_000 } : {},
 };
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');

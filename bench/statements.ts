@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/statements.ts [--sends 2000] [--batch]`: every SQLite statement one ping send
+ * `npx tsx bench/statements.ts [--sends 2000] [--batch [--entries 50]]`: every SQLite statement one ping send
  * runs, with its time, measured in-process (docs/performance.md, "What limits them").
  * Seeds a small world in a temporary DATA_DIR, starts the sync server in this process with the
  * ring's sockets open, sends pings one at a time over loopback (REST, or one-entry batches with
@@ -23,11 +23,15 @@ const { values: args } = parseArgs({
   options: {
     sends: { type: 'string', default: '2000' },
     batch: { type: 'boolean', default: false },
+    /** Sends per batch with --batch (a device catching up sends 50): figures stay per send. */
+    entries: { type: 'string', default: '1' },
     /** A pragma to set on the server's connection first (experiments), e.g. wal_autocheckpoint=0. */
     pragma: { type: 'string', multiple: true },
   },
 });
-const sends = Number(args.sends);
+const perBatch = args.batch ? Number(args.entries) : 1;
+/** Requests made; each carries `perBatch` sends. */
+const sends = Math.max(1, Math.round(Number(args.sends) / perBatch));
 
 // Time every statement's run, keyed by its SQL text.
 const timings = new Map<string, { n: number; ns: bigint; cpuUs: number }>();
@@ -85,7 +89,9 @@ const sockets = await openSockets(
   world.ring.users.map((u) => u.cookie),
 );
 try {
-  const make = (args.batch ? makeBatchSender : makeSender)(world, server.url);
+  const make = args.batch
+    ? makeBatchSender(world, server.url, perBatch)
+    : makeSender(world, server.url);
   const one = async () => {
     const r = make({});
     const res = await fetch(server.url + r.path!, {
@@ -121,30 +127,33 @@ try {
   let total = 0;
   let totalCpu = 0;
   let count = 0;
-  console.log(`per send (${sends} ${args.batch ? 'one-entry batches' : 'REST sends'}):`);
+  const totalSends = sends * perBatch;
+  console.log(
+    `per send (${totalSends} sends: ${args.batch ? `${sends} batches of ${perBatch}` : 'REST'}):`,
+  );
   console.log('  runs  µs wall  µs CPU  SQL');
   const col = (n: number, w: number, d = 1) => n.toFixed(d).padStart(w);
   for (const [sqlText, e] of rows) {
-    const us = Number(e.ns) / 1000 / sends;
-    const cpuUs = e.cpuUs / sends;
+    const us = Number(e.ns) / 1000 / totalSends;
+    const cpuUs = e.cpuUs / totalSends;
     total += us;
     totalCpu += cpuUs;
-    count += e.n / sends;
-    console.log(`${col(e.n / sends, 6, 2)} ${col(us, 8)} ${col(cpuUs, 7)}  ${sqlText}`);
+    count += e.n / totalSends;
+    console.log(`${col(e.n / totalSends, 6, 2)} ${col(us, 8)} ${col(cpuUs, 7)}  ${sqlText}`);
   }
   console.log(
     `${col(count, 6, 2)} ${col(total, 8)} ${col(totalCpu, 7)}  all statements (better-sqlite3 only)`,
   );
-  const perSend = (cpu.user + cpu.system) / 1000 / sends;
+  const perSend = (cpu.user + cpu.system) / 1000 / totalSends;
   const wal = walBytes() - wal0;
   // With wal_autocheckpoint=0 the log only grows: its growth is the pages each commit wrote.
   if (wal > 0) {
     const pageSize = Number(server.database.sqlite.pragma('page_size', { simple: true }));
-    console.log(`WAL growth: ${(wal / (pageSize + 24) / sends).toFixed(1)} pages per send`);
+    console.log(`WAL growth: ${(wal / (pageSize + 24) / totalSends).toFixed(1)} pages per send`);
   }
   console.log(
     `this process (server and client together): ${perSend.toFixed(3)} ms CPU, ` +
-      `${(wall / sends).toFixed(3)} ms wall per send`,
+      `${(wall / totalSends).toFixed(3)} ms wall per send`,
   );
 } finally {
   await closeSockets(sockets);

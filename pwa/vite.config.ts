@@ -29,7 +29,7 @@ const VENDOR =
  * apart (a visitor's landing page fetches it after its first frame, with the toasts).
  */
 const SIGNED_IN_START =
-  /[\\/]pwa[\\/]src[\\/](routes[\\/]home\.tsx|components[\\/](home|pings|tour)[\\/]|components[\\/](BottomNav|FriendRequestsBanner|Dialog|TextField|Avatar|Tooltip|Switch)\.tsx|components[\\/]safety[\\/]ReportDialog|dialogs[\\/]|hooks[\\/]|notifications[\\/]|db[\\/]queries)[\\/]?/;
+  /[\\/]pwa[\\/]src[\\/](screens[\\/]HomeScreen\.tsx|components[\\/](home|pings|tour)[\\/]|components[\\/](BottomNav|FriendRequestsBanner|Dialog|TextField|Avatar|Tooltip|Switch)\.tsx|dialogs[\\/](?!AssignPrompt|CreatePrompt|DeletePrompt|SendFromLibrary|usePickedFriends)|writes[\\/](pending|pings)\.ts|hooks[\\/]|notifications[\\/]|db[\\/]queries)[\\/]?/;
 /** Radix and its helpers: one chunk, shared by the toasts (every screen) and the dialogs. */
 const RADIX =
   /[\\/]node_modules[\\/](@radix-ui|@floating-ui|react-remove-scroll|react-remove-scroll-bar|aria-hidden|use-sidecar|use-callback-ref|react-style-singleton|get-nonce|detect-node-es|tslib)[\\/]/;

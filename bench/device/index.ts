@@ -9,6 +9,11 @@
  *       transaction committed) to the sent ping's card in the DOM, and to the frame painting it.
  *   D3  1,000 writes queued with the network cut (taps on Surprise Me), then restored: until the
  *       outbox is empty and the server has all 1,000; the server's share of that time.
+ *   D4  The poor-connection promise: 200 writes queued offline, then the network back through a
+ *       link of 200 ms each way (a 400 ms round trip): until every one is acknowledged.
+ *   D5  A connection that comes back without the browser's 'online' event (the proxy cut for
+ *       30 s with a write waiting, then restored): until the first batch reaches the server, and
+ *       until the outbox is empty.
  *
  * benchDevice() answers the figures in the shape of bench/lib/report.ts, so `npm run bench` can
  * include them; bench/pwa-device.ts is the command line (npm run bench:device).
@@ -29,11 +34,23 @@ import { DOM_SIZE, IDB_ROUND_TRIP, PROBE_INIT, idbCount, surpriseTimes } from '.
 import { startTimingProxy, type TimingProxy } from './proxy';
 import { seedDevice, type DeviceWorld } from './seed';
 
-/** Issue 8's targets. */
-export const TARGETS = { renderMs: 1000, frameMs: 16, drainMs: 10_000 } as const;
+/** Issue 8's targets (render, frame) and issue 12's (the drains and noticing the network). */
+export const TARGETS = {
+  renderMs: 1000,
+  frameMs: 16,
+  drainMs: 1000,
+  slowDrainMs: 2000,
+  noticeMs: 2000,
+} as const;
 
-export type DevicePart = 'render' | 'send' | 'drain';
-export const DEVICE_PARTS: readonly DevicePart[] = ['render', 'send', 'drain'];
+export type DevicePart = 'render' | 'send' | 'drain' | 'slow-link' | 'reconnect';
+export const DEVICE_PARTS: readonly DevicePart[] = [
+  'render',
+  'send',
+  'drain',
+  'slow-link',
+  'reconnect',
+];
 
 export interface DeviceOptions {
   /** A built PWA to serve; without it the bench builds pwa/ into a temporary directory. */
@@ -44,6 +61,11 @@ export interface DeviceOptions {
   runs: number;
   sends: number;
   writes: number;
+  /** D4: writes queued, and the delay each way of the slow link. */
+  slowWrites: number;
+  slowDelayMs: number;
+  /** D5: how long the network stays cut with a write waiting. */
+  outageMs: number;
   only?: readonly DevicePart[];
   log?: (line: string) => void;
 }
@@ -54,6 +76,9 @@ export const DEFAULT_DEVICE_OPTIONS: DeviceOptions = {
   runs: 7,
   sends: 30,
   writes: 1000,
+  slowWrites: 200,
+  slowDelayMs: 200,
+  outageMs: 30_000,
 };
 
 export interface DeviceResult {
@@ -179,14 +204,10 @@ export async function benchDevice(options: Partial<DeviceOptions> = {}): Promise
 
     if (only.has('render')) await benchRender(page, world, opts, { info, check, log, meter, raw });
     if (only.has('send')) await benchSend(page, world, opts, { info, check, log, meter, raw });
-    if (only.has('drain'))
-      await benchDrain(page, world, opts, server, proxy, config.dbFile, {
-        info,
-        check,
-        log,
-        meter,
-        raw,
-      });
+    const sink = { info, check, log, meter, raw };
+    if (only.has('drain')) await benchDrain(page, world, opts, server, proxy, config.dbFile, sink);
+    if (only.has('slow-link')) await benchSlowLink(page, opts, proxy, sink);
+    if (only.has('reconnect')) await benchReconnect(page, opts, proxy, sink);
   } finally {
     await browser?.close();
     await proxy?.close();
@@ -357,15 +378,7 @@ async function benchDrain(
   dbFile: string,
   sink: Sink,
 ) {
-  await page.evaluate(`sessionStorage.setItem('pm-expect-pings', '1')`);
-  await page.goto('/');
-  await waitInPage(page, 'window.__pm && window.__pm.rendered.home !== undefined');
-  await until(
-    () => page.evaluate(idbCount('outbox')) as Promise<number>,
-    (n) => n === 0,
-    30_000,
-    'an empty outbox',
-  );
+  await quietHome(page);
   const sqlite = new BetterSqlite3(dbFile, { readonly: true, fileMustExist: true });
   const sent = sqlite.prepare('SELECT count(*) AS n FROM pings WHERE sender_id = ?');
   const serverCount = () => (sent.get(world.person.id) as { n: number }).n;
@@ -456,4 +469,130 @@ async function benchDrain(
   } finally {
     sqlite.close();
   }
+}
+
+/** Home with nothing waiting: the start of D3, D4 and D5. */
+async function quietHome(page: Page): Promise<void> {
+  await page.evaluate(`sessionStorage.setItem('pm-expect-pings', '1')`);
+  await page.goto('/');
+  await waitInPage(page, 'window.__pm && window.__pm.rendered.home !== undefined');
+  await until(
+    () => page.evaluate(idbCount('outbox')) as Promise<number>,
+    (n) => n === 0,
+    60_000,
+    'an empty outbox',
+  );
+}
+
+/** Polls (every 10 ms, in this process) until the outbox is empty; answers when, from `t`. */
+async function outboxEmptyAfter(page: Page, t: number, timeoutMs: number): Promise<number> {
+  let at = Number.NaN;
+  await until(
+    async () => {
+      const n = (await page.evaluate(idbCount('outbox'))) as number;
+      if (n === 0) at = performance.now() - t;
+      return n;
+    },
+    (n) => n === 0,
+    timeoutMs,
+    'the outbox to empty',
+    10,
+  );
+  return at;
+}
+
+const batchesSince = (proxy: TimingProxy, t: number) =>
+  proxy.exchanges.filter(
+    (e) => e.method === 'POST' && e.path === '/api/sync/batch' && e.start >= t,
+  );
+
+/**
+ * D4: the network cut, `slowWrites` taps on Surprise Me, then the network back (with its 'online'
+ * event) through a link that holds each request and each answer `slowDelayMs`.
+ */
+async function benchSlowLink(page: Page, opts: DeviceOptions, proxy: TimingProxy, sink: Sink) {
+  await quietHome(page);
+  await proxy.cut();
+  const queued = (await page.evaluate(surpriseTimes(opts.slowWrites))) as number;
+  const waiting = (await page.evaluate(idbCount('outbox'))) as number;
+  if (waiting !== opts.slowWrites) {
+    throw new Error(`expected ${opts.slowWrites} waiting, found ${waiting}`);
+  }
+  proxy.setDelay(opts.slowDelayMs);
+  try {
+    const stop = sink.meter();
+    await proxy.restore();
+    const t = performance.now();
+    await page.evaluate(`window.dispatchEvent(new Event('online'))`);
+    const ackedMs = await outboxEmptyAfter(page, t, 120_000);
+    const others = stop();
+    const batches = batchesSince(proxy, t);
+    const rtt = 2 * opts.slowDelayMs;
+    sink.log(
+      `slow link (${rtt} ms round trip): ${queued} writes acknowledged after ${(ackedMs / 1000).toFixed(2)} s, ${batches.length} batches`,
+    );
+    sink.check(
+      'D4',
+      `${queued} writes queued offline, all acknowledged over a ${rtt} ms round trip`,
+      ackedMs,
+      'ms',
+      `< ${TARGETS.slowDrainMs / 1000} s`,
+      ackedMs < TARGETS.slowDrainMs,
+    );
+    sink.info('D4', 'batch requests', batches.length);
+    sink.info(
+      'D4',
+      'first batch after the network came back (reaching the server)',
+      batches.length ? batches[0]!.start - t : Number.NaN,
+      'ms',
+    );
+    sink.info(
+      'D4',
+      'time inside the server (batch requests, proxy to server)',
+      batches.reduce((a, e) => a + e.ms, 0),
+      'ms',
+    );
+    sink.info('D4', 'other processes meanwhile (CPUs busy)', others);
+    sink.raw.slowLink = {
+      queued,
+      rttMs: rtt,
+      ackedMs,
+      batches: batches.map((b) => ({ at: round(b.start - t, 1), ms: round(b.ms, 1) })),
+      others,
+    };
+  } finally {
+    proxy.setDelay(0);
+  }
+}
+
+/**
+ * D5: one write waits while the network stays cut for `outageMs` (the outbox backs off), then the
+ * network comes back without an 'online' event, as when a tunnel or a proxy is restored.
+ */
+async function benchReconnect(page: Page, opts: DeviceOptions, proxy: TimingProxy, sink: Sink) {
+  await quietHome(page);
+  await proxy.cut();
+  await page.evaluate(surpriseTimes(1));
+  await sleep(opts.outageMs);
+  const stop = sink.meter();
+  await proxy.restore();
+  const t = performance.now();
+  const emptyMs = await outboxEmptyAfter(page, t, opts.outageMs * 3 + 60_000);
+  const others = stop();
+  const first = batchesSince(proxy, t)[0];
+  const noticedMs = first ? first.start - t : Number.NaN;
+  sink.log(
+    `back after ${opts.outageMs / 1000} s without 'online': first batch after ${noticedMs.toFixed(0)} ms, outbox empty after ${emptyMs.toFixed(0)} ms`,
+  );
+  sink.check(
+    'D5',
+    `network back after ${opts.outageMs / 1000} s, no 'online' event: first batch at the server`,
+    noticedMs,
+    'ms',
+    `< ${TARGETS.noticeMs / 1000} s`,
+    noticedMs < TARGETS.noticeMs,
+  );
+  sink.info('D5', 'the waiting write acknowledged after', emptyMs, 'ms');
+  sink.info('D5', 'other processes meanwhile (CPUs busy)', others);
+  sink.raw.reconnect = { outageMs: opts.outageMs, noticedMs, emptyMs, others };
 }

@@ -4,9 +4,12 @@
  * browser tests do (the same forwarding core: pwa/e2e/support/loopback-proxy.ts; Playwright's
  * setOffline does not reach the service worker's fetches). It also times every upstream exchange,
  * so the drain's server-side share is known: from the request's first byte sent to the server
- * until its answer's last byte. WebSocket upgrades are piped through as raw sockets.
+ * until its answer's last byte. `setDelay(ms)` makes it a slow link: each HTTP request waits `ms`
+ * before it goes on to the server and its answer `ms` before it goes back (a round trip of 2 ×
+ * ms), as the poor-connection figure needs. WebSocket upgrades are piped through as raw sockets,
+ * undelayed.
  */
-import { passAnswer, startLoopbackProxy } from '../../pwa/e2e/support/loopback-proxy';
+import { startLoopbackProxy } from '../../pwa/e2e/support/loopback-proxy';
 
 export interface Exchange {
   method: string;
@@ -21,6 +24,8 @@ export interface Exchange {
 export interface TimingProxy {
   url: string;
   exchanges: Exchange[];
+  /** Each HTTP request and each answer wait this long (0: none). */
+  setDelay(ms: number): void;
   cut(): Promise<void>;
   restore(): Promise<void>;
   close(): Promise<void>;
@@ -28,22 +33,37 @@ export interface TimingProxy {
 
 export async function startTimingProxy(targetPort: number): Promise<TimingProxy> {
   const exchanges: Exchange[] = [];
+  let delayMs = 0;
+  const wait = (ms: number) => (ms ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
   const core = await startLoopbackProxy(targetPort, {
-    exchange: ({ req, res, forward }) => {
+    exchange: async ({ req, res, forward }) => {
+      const delay = delayMs;
+      await wait(delay);
       const start = performance.now();
       forward((answer) => {
-        answer.on('end', () =>
+        const parts: Buffer[] = [];
+        answer.on('data', (c: Buffer) => parts.push(c));
+        answer.on('end', () => {
           exchanges.push({
             method: req.method ?? '',
             path: (req.url ?? '/').split('?')[0]!,
             status: answer.statusCode ?? 0,
             start,
             ms: performance.now() - start,
-          }),
-        );
-        passAnswer(answer, res);
+          });
+          void wait(delay).then(() => {
+            res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+            res.end(Buffer.concat(parts));
+          });
+        });
       });
     },
   });
-  return { ...core, exchanges };
+  return {
+    ...core,
+    exchanges,
+    setDelay: (ms) => {
+      delayMs = ms;
+    },
+  };
 }

@@ -3,6 +3,7 @@
  * built PWA from pwa/dist) and one Chromium. Tests reach both through inject('baseUrl') and
  * inject('wsEndpoint'). Playwright gives the browser a fresh temporary user-data-dir.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -20,6 +21,8 @@ declare module 'vitest' {
     serverPort: number;
     wsEndpoint: string;
     mailboxUrl: string;
+    /** The server's SESSION_SECRET, for a second server that must accept its cookies. */
+    sessionSecret: string;
   }
 }
 
@@ -88,8 +91,10 @@ export async function setup(project: TestProject) {
   const baseUrl = `http://127.0.0.1:${port}`;
   sink = await startMailSink();
   const mailboxUrl = await startMailbox(sink);
+  const sessionSecret = randomBytes(32).toString('base64url');
   server = await startTestServer({
     PORT: String(port),
+    SESSION_SECRET: sessionSecret,
     PUBLIC_URL: baseUrl,
     PWA_DIST,
     ADMIN_EMAILS: `${E2E_ADMIN_EMAIL},${E2E_SAFETY_ADMIN_EMAIL}`,
@@ -104,6 +109,7 @@ export async function setup(project: TestProject) {
   project.provide('serverPort', port);
   project.provide('wsEndpoint', browser.wsEndpoint());
   project.provide('mailboxUrl', mailboxUrl);
+  project.provide('sessionSecret', sessionSecret);
 }
 
 export async function teardown() {

@@ -55,8 +55,9 @@ afterEach(async () => {
 interface OutboxEntry {
   seq: number;
   idempotencyKey: string;
-  path: string;
-  body: { id?: string };
+  /** A named mutation and its arguments (sync/local-write.ts). */
+  name: string;
+  args: { id?: string };
 }
 interface PingRow {
   id: string;
@@ -206,8 +207,8 @@ describe('guarantee 9: one drainer per device across tabs', () => {
     expect(keysSent(proxy)).toEqual(made.map((e) => e.idempotencyKey));
     // The server applied them once each, in the order the tabs made them.
     const pings = (await pullAs(bo, boCursor)).changes.filter((c) => c.entity === 'ping');
-    expect(pings.map((c) => c.id)).toEqual(made.map((e) => e.body.id));
-    expect((await receivedIds(bo)).sort()).toEqual(made.map((e) => e.body.id!).sort());
+    expect(pings.map((c) => c.id)).toEqual(made.map((e) => e.args.id));
+    expect((await receivedIds(bo)).sort()).toEqual(made.map((e) => e.args.id!).sort());
   });
 
   it('control: with the Web Lock taken away, two tabs drain at once and the check above sees it', async () => {
@@ -280,7 +281,7 @@ describe('guarantee 9: one drainer per device across tabs', () => {
         return users.find((u) => u.id === bo.id)?.tagline;
       })
       .toBe(tagline);
-    expect(await receivedIds(bo)).toEqual([entry.body.id]);
+    expect(await receivedIds(bo)).toEqual([entry.args.id]);
   });
 
   it('entries left by a closed tab are sent by the next tab, not by anyone meanwhile', async () => {
@@ -309,7 +310,7 @@ describe('guarantee 9: one drainer per device across tabs', () => {
       () => receivedIds(bo),
       (ids) => ids.length > 0,
     );
-    expect(await receivedIds(bo)).toEqual([entry.body.id]);
+    expect(await receivedIds(bo)).toEqual([entry.args.id]);
     expect(keysSent(proxy)).toEqual([entry.idempotencyKey]);
     // Sent by the page (its URL as Referer), not by the service worker's script.
     expect(proxy.batches[0]!.referer).toBe(`${proxy.url}/`);
@@ -342,7 +343,7 @@ describe('guarantees 1 and 2: a tab killed around its send', () => {
       .card('Ping to Bo')
       .getByTestId('ping-pending')
       .waitFor({ state: 'detached', timeout: 30_000 });
-    expect(await receivedIds(bo)).toEqual([entry.body.id]);
+    expect(await receivedIds(bo)).toEqual([entry.args.id]);
     expect(keysSent(proxy)).toEqual([entry.idempotencyKey]);
     expect(await tab2.recentActivity.getByRole('article').count()).toBe(1);
   });
@@ -362,7 +363,7 @@ describe('guarantees 1 and 2: a tab killed around its send', () => {
       async () => proxy!.batches.filter((b) => b.results).length,
       (n) => n === 1,
     );
-    expect(await receivedIds(bo)).toEqual([entry.body.id]);
+    expect(await receivedIds(bo)).toEqual([entry.args.id]);
     await backgroundSyncSettled(tab1.page);
     await crash(tab1.page);
 
@@ -378,7 +379,7 @@ describe('guarantees 1 and 2: a tab killed around its send', () => {
     expect(replayed!.delivered).toBe(true);
     expect(replayed!.results).toEqual(lost!.results);
     expect(replayed!.results).toEqual([{ idempotencyKey: entry.idempotencyKey, status: 201 }]);
-    expect(await receivedIds(bo)).toEqual([entry.body.id]);
+    expect(await receivedIds(bo)).toEqual([entry.args.id]);
     expect(await tab2.recentActivity.getByRole('article').count()).toBe(1);
   });
 
@@ -468,7 +469,7 @@ describe('guarantee 5: a rejection never blocks the queue', () => {
     expect([401, 408, 429]).not.toContain(results[1]!.status);
     expect(results[2]!.status).toBe(201);
     const pings = (await pullAs(bo, boCursor)).changes.filter((c) => c.entity === 'ping');
-    expect(pings.map((c) => c.id)).toEqual([first.body.id, third.body.id]);
+    expect(pings.map((c) => c.id)).toEqual([first.args.id, third.args.id]);
     expect(await receivedIds(cy)).toEqual([]);
     expect(await dexieRows<PingRow>(tab.page, 'pings')).toHaveLength(2);
     await tab.page.waitForTimeout(500);
@@ -537,13 +538,13 @@ describe('guarantee 7: read-your-writes', () => {
     // The snapshot's last page saves its cursor in the same transaction as the sweep.
     await expect.poll(cursor).not.toBe(1e12);
     expect(await pending.count()).toBe(1);
-    expect((await dexieRows<PingRow>(page, 'pings')).map((p) => p.id)).toEqual([entry.body.id]);
+    expect((await dexieRows<PingRow>(page, 'pings')).map((p) => p.id)).toEqual([entry.args.id]);
     expect(await receivedIds(bo)).toEqual([]);
 
     proxy.batchAnswers('deliver');
     await networkBack(page);
     await pending.waitFor({ state: 'detached', timeout: 30_000 });
-    expect(await receivedIds(bo)).toEqual([entry.body.id]);
+    expect(await receivedIds(bo)).toEqual([entry.args.id]);
     expect(await tab.card('Ping to Bo').count()).toBe(1);
   });
 });
@@ -703,14 +704,14 @@ describe('a device offline for longer than the change log keeps', () => {
     await tab.tile(new RegExp(`${HUG}.*1 friend$`)).waitFor({ timeout: 30_000 });
     await nothingWaiting(page).waitFor({ timeout: 30_000 });
 
-    await expect.poll(() => receivedIds(bo, base)).toEqual([entry.body.id]);
+    await expect.poll(() => receivedIds(bo, base)).toEqual([entry.args.id]);
     // The snapshot's sweep removed Cy, kept the sent ping and brought Bo's.
     await expect
       .poll(async () => (await dexieRows<{ id: string }>(page, 'users')).map((u) => u.id).sort())
       .toEqual([ada.id, bo.id].sort());
     await expect
       .poll(async () => (await dexieRows<PingRow>(page, 'pings')).map((p) => p.id).sort())
-      .toEqual([entry.body.id!, fromBo.body.id].sort());
+      .toEqual([entry.args.id!, fromBo.body.id].sort());
     expect((await dexieRows<PingRow>(page, 'pings')).some((p) => p.pending)).toBe(false);
     // Her cursor was below the floor: the first pull after signing in answered a snapshot.
     // (A 401 from before the sign-in may still land after `pullsBefore` was read.)
@@ -836,3 +837,76 @@ async function befriendOn(base: string, a: Person, b: Person): Promise<void> {
   );
   if (accepted.status !== 200) throw new Error(`accept failed: ${accepted.status}`);
 }
+
+describe('a poor connection (issue 12)', () => {
+  it('200 writes queued offline go out over a 400 ms round trip once each, in the order made', async () => {
+    const [ada, bo] = await Promise.all([person('Ada'), person('Bo')]);
+    await befriend(ada, bo);
+    expect((await call(bo, 'PUT', '/api/profile/update', { rateLimitPerDay: 1000 })).status).toBe(
+      200,
+    );
+    const { cursor: boCursor } = await pullAs(bo);
+    proxy = await startGuaranteeProxy(inject('serverPort'));
+    const tab = await home(ada, 1, proxy.url);
+
+    await proxy.cut();
+    // 200 taps on Surprise Me (a default prompt to the one friend), each waiting for its write.
+    const made = await tab.page.evaluate(async (n) => {
+      const button = [...document.querySelectorAll('button')].find((b) =>
+        b.textContent?.includes('Surprise Me'),
+      )!;
+      const marks = () => performance.getEntriesByName('pingme:local-write').length;
+      for (let i = 0; i < n; i++) {
+        const before = marks();
+        button.click();
+        while (marks() === before || button.disabled) await new Promise((r) => setTimeout(r, 0));
+      }
+      return marks();
+    }, 200);
+    expect(made).toBeGreaterThanOrEqual(200);
+    await waiting(tab.page, 200).waitFor();
+    const queued = await outbox(tab.page);
+
+    // The link comes back slow: each batch waits 400 ms at the proxy.
+    proxy.batchDelay(400);
+    await proxy.restore();
+    await networkBack(tab.page);
+    await nothingWaiting(tab.page).waitFor({ timeout: 60_000 });
+
+    expect(keysSent(proxy)).toEqual(queued.map((e) => e.idempotencyKey));
+    expect(proxy.batches.every((b) => (b.results ?? []).every((r) => r.status === 201))).toBe(true);
+    expect(proxy.maxBatchesInFlight).toBe(1);
+    const pings = (await pullAs(bo, boCursor)).changes.filter((c) => c.entity === 'ping');
+    expect(pings.map((c) => c.id)).toEqual(queued.map((e) => e.args.id));
+  });
+
+  it('a connection back without an online event is noticed within two seconds of the app’s time, whatever the backoff', async () => {
+    const [ada, bo] = await Promise.all([person('Ada'), person('Bo')]);
+    await befriend(ada, bo);
+    proxy = await startGuaranteeProxy(inject('serverPort'));
+    const page = await newPage({ baseURL: proxy.url });
+    await page.clock.install();
+    await signInPage(page, ada, proxy.url);
+    await page.goto('/');
+    const tab = new PingsPage(page);
+    await tab.tile(new RegExp(`${HUG}.*1 friend$`)).waitFor();
+
+    await proxy.cut();
+    const entry = await sendHug(tab, 'Bo Tester');
+    // A long outage: every retry fails and the backoff grows towards its 60 s cap.
+    for (let i = 0; i < 8; i++) await page.clock.fastForward(61_000);
+    expect(await receivedIds(bo)).toEqual([]);
+
+    // From here the app's timers run only as the test moves its clock. The network comes back,
+    // and the browser says nothing: two seconds of the app's time.
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 200));
+    await proxy.restore();
+    await page.clock.runFor(1800);
+    await eventually(
+      () => receivedIds(bo),
+      (ids) => ids.length > 0,
+    );
+    await expect.poll(async () => (await outbox(page)).length).toBe(0);
+    expect(await receivedIds(bo)).toEqual([entry.args.id]);
+  });
+});

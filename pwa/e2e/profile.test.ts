@@ -342,7 +342,8 @@ describe('Privacy Settings', () => {
       .locator('.toast')
       .filter({ hasText: 'Privacy settings updated successfully!' })
       .waitFor();
-    expect(await privacy.visibilitySwitch.getAttribute('aria-checked')).toBe('false');
+    // The switch shows the new state as the device's copy renders (a live query, a moment later).
+    await expect.poll(() => privacy.visibilitySwitch.getAttribute('aria-checked')).toBe('false');
     await page.getByRole('switch', { name: 'Private Profile' }).waitFor();
     await outboxEmpty(page);
     await expect.poll(async () => (await selfRecord(pia)).profileVisibility).toBe('private');

@@ -1,6 +1,7 @@
 /**
  * The service worker's own events, fired through the DevTools protocol: a Web Push shows a
- * notification (title, body, url), and Background Sync with tag 'outbox' wakes the open tab.
+ * notification (title, body, url; a payload that does not match the shared PushPayload, a plain
+ * one), and Background Sync with tag 'outbox' wakes the open tab.
  */
 import type { CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +30,8 @@ describe('service worker events', () => {
         title: 'New Ping from Ada!',
         body: 'Ping me when you are free',
         url: '/pings',
+        tag: 'ping_0190a000-0000-7000-8000-000000000001',
+        pingId: '0190a000-0000-7000-8000-000000000001',
       }),
     });
     await expect
@@ -44,6 +47,26 @@ describe('service worker events', () => {
       .toEqual([
         { title: 'New Ping from Ada!', body: 'Ping me when you are free', data: { url: '/pings' } },
       ]);
+  });
+
+  it('shows a plain notification for a push that does not match the shared PushPayload', async () => {
+    const { page, cdp, registrationId } = await controlledPage();
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: baseUrl,
+      registrationId,
+      data: JSON.stringify({ title: 42, url: 'javascript:alert(1)' }),
+    });
+    await expect
+      .poll(
+        () =>
+          page.evaluate(async () => {
+            const registration = await navigator.serviceWorker.ready;
+            const shown = await registration.getNotifications();
+            return shown.map((n) => ({ title: n.title, body: n.body, data: n.data as unknown }));
+          }),
+        { timeout: 5000 },
+      )
+      .toEqual([{ title: 'PingMe', body: '', data: { url: '/' } }]);
   });
 
   it("answers Background Sync 'outbox' by asking the open tab to flush", async () => {

@@ -142,7 +142,7 @@ describe('sync engine', () => {
     expect(await recentOf(bo)).toEqual([]);
   });
 
-  it('(d) on a slow link, 100 queued writes drain in a few batches and arrive once each', async () => {
+  it('(d) on a slow link, 150 queued writes drain in a few batches and arrive once each', async () => {
     const [ada, bo] = await Promise.all([person('Ada'), person('Bo')]);
     await befriend(ada, bo);
     const limit = await call(bo, 'PUT', '/api/profile/update', { rateLimitPerDay: 1000 });
@@ -151,14 +151,13 @@ describe('sync engine', () => {
     const sender = await home(ada, 1, proxy.url);
     proxy.setDelay(200, 400);
 
-    // 100 writes land in the outbox in one transaction, as 100 quick taps offline would.
-    const entries = Array.from({ length: 100 }, () => {
+    // 150 writes land in the outbox in one transaction, as 150 quick taps offline would.
+    const entries = Array.from({ length: 150 }, () => {
       const id = uuidv7();
       return {
         id,
-        method: 'POST',
-        path: '/api/pings',
-        body: { id: uuidv7(), promptId: HUG_ID, receiverId: bo.id },
+        name: 'ping.send',
+        args: { id: uuidv7(), promptId: HUG_ID, receiverId: bo.id },
         idempotencyKey: id,
         createdAt: new Date().toISOString(),
         attempts: 0,
@@ -174,10 +173,10 @@ describe('sync engine', () => {
       .poll(async () => (await dexieRows(sender.page, 'outbox')).length, { timeout: 30_000 })
       .toBe(0);
     const batches = proxy.count('POST', '/api/sync/batch') - before;
-    // 100 entries, at most 50 per batch: 2 requests instead of 100 round trips.
+    // 150 entries, at most 100 per batch: 2 requests instead of 150 round trips.
     expect(batches).toBe(2);
     const total = await call<{ count: number }>(bo, 'GET', '/api/pings/total-count');
-    expect(total.body.count).toBe(100);
+    expect(total.body.count).toBe(150);
     await syncStatus(sender.page).filter({ hasNotText: 'waiting to send' }).waitFor();
   });
 
@@ -193,9 +192,8 @@ describe('sync engine', () => {
     await addOutboxRows(sender.page, [
       {
         id: key,
-        method: 'POST',
-        path: '/api/pings',
-        body: { id: pingId, promptId: HUG_ID, receiverId: bo.id },
+        name: 'ping.send',
+        args: { id: pingId, promptId: HUG_ID, receiverId: bo.id },
         idempotencyKey: key,
         createdAt: new Date().toISOString(),
         attempts: 0,

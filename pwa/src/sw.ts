@@ -17,17 +17,13 @@ import {
   type PrecacheEntry,
 } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { PushPayload } from '@pingme/shared';
 import { getMeta, type OutboxRow } from './db';
 import { OUTBOX_LOCK, withLock } from './sync/locks';
 import { getSyncMeta, setSyncMeta } from './sync/meta';
 import { drainOutbox } from './sync/outbox-worker';
 import { postBatch } from './sync/transport';
-import {
-  OUTBOX_SYNC_TAG,
-  type PageToSwMessage,
-  type PushPayload,
-  type SwToPageMessage,
-} from './sync/sw-protocol';
+import { OUTBOX_SYNC_TAG, type PageToSwMessage, type SwToPageMessage } from './sync/sw-protocol';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: (string | PrecacheEntry)[];
@@ -51,23 +47,33 @@ self.addEventListener('message', (event) => {
 });
 
 // ── 3. Web Push ─────────────────────────────────────────────────────────────────────────
-function readPushPayload(data: PushMessageData | null): Required<Omit<PushPayload, 'tag'>> & {
+/** What a notification shows. */
+interface Shown {
+  title: string;
+  body: string;
+  url: string;
   tag?: string;
-} {
-  let payload: PushPayload = {};
-  if (data) {
-    try {
-      payload = data.json() as PushPayload;
-    } catch {
-      payload = { body: data.text() };
-    }
+}
+
+/**
+ * A push's JSON as the shared PushPayload schema reads it (push/notifier.ts builds it). One that
+ * does not match still shows a notification (a push that shows nothing gets the subscription
+ * dropped on iOS), a plain one that opens the app: the data comes with the next pull anyway.
+ */
+function readPushPayload(data: PushMessageData | null): Shown {
+  let json: unknown;
+  try {
+    json = data?.json();
+  } catch {
+    json = undefined;
   }
-  return {
-    title: payload.title || 'PingMe',
-    body: payload.body ?? '',
-    url: payload.url || '/',
-    ...(payload.tag ? { tag: payload.tag } : {}),
-  };
+  const parsed = PushPayload.safeParse(json);
+  if (parsed.success) {
+    const { title, body, url, tag } = parsed.data;
+    return { title, body, url, tag };
+  }
+  console.warn('push: a payload that does not match PushPayload; showing a plain notification');
+  return { title: 'PingMe', body: '', url: '/' };
 }
 
 self.addEventListener('push', (event) => {

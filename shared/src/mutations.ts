@@ -192,6 +192,13 @@ export const MUTATIONS = {
     path: '/api/profile/anchors/:id/respond',
     entity: 'anchor',
   }),
+  /** Either person unpins an anchor, or the asker withdraws a request: it is gone for both. */
+  'anchor.delete': spec({
+    args: z.strictObject({ id: Id }),
+    result: SuccessResponse,
+    method: 'DELETE',
+    path: '/api/profile/anchors/:id',
+  }),
 
   // ---------- friends ----------
   'friend.request': spec({
@@ -219,6 +226,16 @@ export const MUTATIONS = {
     result: FriendActionResponse,
     method: 'POST',
     path: '/api/friends/reject',
+  }),
+  /**
+   * Unfriend: the friendship ends, and with it every anchor between the two and the prompts each
+   * had assigned to the other; pings and moods already exchanged stay (history).
+   */
+  'friend.remove': spec({
+    args: z.strictObject({ friendId: Id }),
+    result: SuccessResponse,
+    method: 'DELETE',
+    path: '/api/friends/:friendId',
   }),
   'invite.use': spec({
     args: withParams({ code: InviteCode }, z.strictObject({})),

@@ -11,13 +11,30 @@ const random = (globalThis as unknown as { crypto: RandomSource }).crypto;
 let lastMs = -1;
 let seq = 0;
 
+/** Random bytes are drawn 4 KB at a time: one call to the system per 256 ids, not one each. */
+const POOL_SIZE = 4096;
+let pool = new Uint8Array(0);
+let poolAt = POOL_SIZE;
+
+function randomBytes16(): Uint8Array {
+  if (poolAt + 16 > pool.length) {
+    pool = random.getRandomValues(new Uint8Array(POOL_SIZE));
+    poolAt = 0;
+  }
+  const bytes = pool.slice(poolAt, poolAt + 16);
+  poolAt += 16;
+  return bytes;
+}
+
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 /**
  * A new UUIDv7. Without `at` it reads the clock and keeps this process's ids strictly increasing;
  * with `at` (ms since the epoch, for backdated records) it encodes that instant and makes no
  * ordering promise within the millisecond.
  */
 export function uuidv7(at?: number): string {
-  const bytes = random.getRandomValues(new Uint8Array(16));
+  const bytes = randomBytes16();
   const fresh = ((bytes[6]! & 0x07) << 8) | bytes[7]!; // leaves at least 2048 steps per ms
   let ms: number;
   let counter = fresh;
@@ -37,7 +54,8 @@ export function uuidv7(at?: number): string {
   bytes[6] = 0x70 | (counter >> 8);
   bytes[7] = counter & 0xff;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  let hex = '';
+  for (const b of bytes) hex += HEX[b];
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 

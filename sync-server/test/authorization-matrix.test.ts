@@ -40,7 +40,7 @@ import {
   type SignedInRole,
   type World,
 } from './authz-world';
-import { makeFriends, pullAll, type Res } from './harness';
+import { makeFriends, makeUser, pullAll, type Res } from './harness';
 import { listRoutes, routeKey } from './routes';
 
 let w: World;
@@ -1477,6 +1477,66 @@ const TABLE: Row[] = [
           ).toBe(201);
         },
       }),
+    },
+  ),
+  row(
+    'DELETE /api/friends/:friendId',
+    split(
+      (w) => ({ path: `/api/friends/${w.a.id}` }),
+      () => ({ path: `/api/friends/${scratch.exFriend}` }),
+    ),
+    {
+      // Only a friend can unfriend A; to anyone else A is not a friend to remove.
+      stranger: FRIEND_NOT_FOUND,
+      friend: ok(
+        200,
+        async ({ res }) => {
+          expect(res.body).toEqual({ success: true });
+          expect(ids((await w.client('owner').get('/api/friends')).body)).not.toContain(
+            idOf('friend'),
+          );
+        },
+        { after: async () => makeFriends(w.people.friend, w.people.owner) },
+      ),
+      owner: ok(200, async ({ res }) => {
+        expect(res.body).toEqual({ success: true });
+        expect(ids((await w.client('owner').get('/api/friends')).body)).not.toContain(
+          scratch.exFriend,
+        );
+      }),
+    },
+    {
+      setup: async (w) => {
+        const ex = await makeUser(w.server, { firstName: 'Ex', lastName: 'Friend' });
+        await makeFriends(w.people.owner, ex);
+        scratch.exFriend = ex.id;
+      },
+    },
+  ),
+  row(
+    'DELETE /api/profile/anchors/:id',
+    same(() => ({ path: `/api/profile/anchors/${scratch.anchorToWithdraw}` })),
+    {
+      // A's own request: only A (its asker) may take it back; to anyone else it is unknown.
+      stranger: notFound('Anchor request not found'),
+      friend: notFound('Anchor request not found'),
+      owner: ok(200, ({ res }) => {
+        expect(res.body).toEqual({ success: true });
+        expect(
+          sqlCount('SELECT count(*) n FROM anchors WHERE id = ?', scratch.anchorToWithdraw),
+        ).toBe(0);
+      }),
+    },
+    {
+      setup: async (w) => {
+        const pal = await makeUser(w.server, { firstName: 'Anchor', lastName: 'Pal' });
+        await makeFriends(w.people.owner, pal);
+        const asked = await w
+          .client('owner')
+          .post('/api/profile/anchors', { friendId: pal.id, text: 'Withdraw me' });
+        expect(asked.status).toBe(201);
+        scratch.anchorToWithdraw = asked.body.id;
+      },
     },
   ),
   row(

@@ -13,6 +13,8 @@
  * - `batchAnswers('drop' | 'hold')`: the batch reaches the server and is applied there, but its
  *   answer is thrown away (the connection is destroyed) or kept back until the browser gives up;
  *   `batchAnswers('unavailable')`: the proxy answers 503 itself and the server never sees it;
+ * - `serveAppFrom(port)`: the app's own files (every request outside /api, /ws and /uploads) come
+ *   from another server, e.g. one serving an older build of the PWA (the API stays the same);
  * - `muteSockets(true)`: /ws frames from the server are swallowed while the socket stays open
  *   (lost realtime messages); `dropSockets()` closes every /ws connection (the device reconnects).
  *
@@ -26,6 +28,8 @@ import { passAnswer, startLoopbackProxy } from './loopback-proxy';
 export interface BatchExchange {
   /** The entries' Idempotency-Keys, in the order sent. */
   keys: string[];
+  /** Each entry's shape: a named mutation, or a REST call (queued by an older app). */
+  shapes: ('named' | 'rest')[];
   /** The Referer header: the page's URL, or the service worker script's. */
   referer: string;
   /** The HTTP status of the batch request itself, once the server answered. */
@@ -52,6 +56,8 @@ export interface GuaranteeProxy {
   batchAnswers(mode: BatchAnswerMode): void;
   muteSockets(muted: boolean): void;
   dropSockets(): void;
+  /** The app's files from the server on `port`; undefined: the API server's own. */
+  serveAppFrom(port: number | undefined): void;
   /** /ws connections opened through the proxy since the start. */
   readonly socketsOpened: number;
   cut(): Promise<void>;
@@ -104,11 +110,15 @@ export async function startGuaranteeProxy(targetPort: number): Promise<Guarantee
   let socketsOpened = 0;
   let pullsInFlight = 0;
   let pullsStarted = 0;
+  let appPort: number | undefined;
   const pathOf = (req: http.IncomingMessage) => (req.url ?? '/').split('?')[0];
   const isBatch = (req: http.IncomingMessage) => req.method === 'POST' && pathOf(req) === BATCH;
   const isPull = (req: http.IncomingMessage) => req.method === 'GET' && pathOf(req) === PULL;
 
+  const isServers = (req: http.IncomingMessage) =>
+    /^\/(api|ws|uploads)(\/|$)/.test(pathOf(req) ?? '');
   const core = await startLoopbackProxy(targetPort, {
+    portFor: (req) => (appPort !== undefined && !isServers(req) ? appPort : undefined),
     arrived: (req, res) => {
       if (isPull(req)) {
         pullsStarted++;
@@ -129,16 +139,15 @@ export async function startGuaranteeProxy(targetPort: number): Promise<Guarantee
         });
         return;
       }
-      let keys: string[] = [];
+      let entries: { idempotencyKey: string; name?: string }[] = [];
       try {
-        keys = (
-          JSON.parse(body.toString()) as { entries: { idempotencyKey: string }[] }
-        ).entries.map((e) => e.idempotencyKey);
+        entries = (JSON.parse(body.toString()) as { entries: typeof entries }).entries;
       } catch {
         // not a batch body; recorded without keys
       }
       const exchange: BatchExchange = {
-        keys,
+        keys: entries.map((e) => e.idempotencyKey),
+        shapes: entries.map((e) => ('name' in e ? 'named' : 'rest')),
         referer: String(req.headers.referer ?? ''),
         delivered: false,
       };
@@ -218,6 +227,9 @@ export async function startGuaranteeProxy(targetPort: number): Promise<Guarantee
     },
     dropSockets: () => {
       for (const s of wsPairs) s.destroy();
+    },
+    serveAppFrom: (port) => {
+      appPort = port;
     },
   };
 }

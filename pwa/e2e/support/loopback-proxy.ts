@@ -32,6 +32,8 @@ export interface ProxyLayer {
   upgrade?(client: net.Socket, upstream: net.Socket): void;
   /** Whether a chunk from the server's WebSocket end goes on to the browser (default: all, piped). */
   toClient?(chunk: Buffer): boolean;
+  /** Where an HTTP request goes instead of targetPort (another server's files, say). */
+  portFor?(req: http.IncomingMessage): number | undefined;
 }
 
 export interface ProxyCore {
@@ -73,7 +75,7 @@ export async function startLoopbackProxy(
       const upstream = http.request(
         {
           host: '127.0.0.1',
-          port: targetPort,
+          port: layer.portFor?.(req) ?? targetPort,
           method: req.method,
           path: req.url,
           headers: req.headers,

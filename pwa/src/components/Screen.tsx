@@ -25,23 +25,3 @@ export function Screen({ title, subtitle, aside, className, children }: ScreenPr
     </div>
   );
 }
-
-/** A screen whose content arrives with a later issue: its title and what it will hold. */
-export function ScreenPlaceholder({
-  title,
-  purpose,
-  className,
-}: {
-  title: string;
-  purpose: string;
-  className?: string;
-}) {
-  return (
-    <Screen title={title} className={className}>
-      <div className="card card--muted placeholder">
-        <p>{purpose}</p>
-        <p className="placeholder__note">This screen is being built and arrives in an update.</p>
-      </div>
-    </Screen>
-  );
-}

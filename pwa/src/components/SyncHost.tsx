@@ -1,7 +1,9 @@
 /**
- * Background work of the app shell; renders only the new-ping banner. It tracks connectivity and runs the sync
- * engine (sync/engine.ts) for the signed-in person on every trigger the architecture names:
- * at start, on 'online', on becoming visible, on Background Sync and on a slow timer.
+ * Background work of the app shell; renders only the new-ping banner. It tracks connectivity and
+ * runs the sync engine (sync/engine.ts) for the signed-in person on every trigger the architecture
+ * names: at start, on 'online', on becoming visible, on Background Sync, on a slow timer, and when
+ * the server answers again after being unreachable (a probe every second notices that even when
+ * the browser fires no 'online' event).
  */
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
@@ -18,15 +20,19 @@ installSyncEngine(createLiveEngine());
 
 /** Pulls while open even without a poke, so a lost /ws message is recovered (guarantee 6). */
 const SLOW_PULL_MS = 60_000;
-/** While the server is unreachable, ask again this often. */
-const REACHABILITY_PROBE_MS = 15_000;
+/**
+ * While the server is unreachable, ask again this often (a small GET): a connection that comes
+ * back without an 'online' event (a Wi-Fi that never dropped, a proxy or tunnel restored) is
+ * noticed within about a second, however long the outbox's backoff has grown.
+ */
+export const REACHABILITY_PROBE_MS = 1000;
+/** A probe with no answer by then is given up (the next one starts). */
+const PROBE_TIMEOUT_MS = 3000;
 
+/** One trigger: send what waits (once), then pull (sync/live-engine.ts). */
 async function runSync(reason: SyncReason): Promise<void> {
-  const engine = syncEngine();
   try {
-    // The pull worker must never hide a waiting write: flush first.
-    await engine.flushOutbox(reason);
-    await engine.pull(reason);
+    await syncEngine().pull(reason);
   } catch (err) {
     console.warn(`sync (${reason}) failed`, err);
   }
@@ -92,17 +98,28 @@ export function SyncHost() {
 
   useEffect(() => {
     if (serverReachable) return;
-    const probe = setInterval(() => void refreshSession(), REACHABILITY_PROBE_MS);
-    window.addEventListener('online', refreshSessionNow);
+    let probing = false;
+    const probe = async () => {
+      // Offline for the browser: its 'online' event comes first; no request can succeed.
+      if (probing || navigator.onLine === false) return;
+      probing = true;
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), PROBE_TIMEOUT_MS);
+      try {
+        await refreshSession(controller.signal);
+      } finally {
+        clearTimeout(timer);
+        probing = false;
+      }
+    };
+    const every = setInterval(() => void probe(), REACHABILITY_PROBE_MS);
+    const onOnline = () => void probe();
+    window.addEventListener('online', onOnline);
     return () => {
-      clearInterval(probe);
-      window.removeEventListener('online', refreshSessionNow);
+      clearInterval(every);
+      window.removeEventListener('online', onOnline);
     };
   }, [serverReachable]);
 
   return userId ? <NewPingBanner /> : null;
-}
-
-function refreshSessionNow() {
-  void refreshSession();
 }

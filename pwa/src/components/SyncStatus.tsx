@@ -8,12 +8,14 @@ import '../styles/sync.css';
 
 /**
  * Online/offline, the live connection and how many writes wait in the outbox (ARCHITECTURE.md:
- * always shown). Pressing it shows the details: what waits, why it waits, and whether the
- * browser may clear the offline data.
+ * always shown). Pressing it shows the details: what waits, why it waits, what came from the
+ * server that the app could not read (shared schemas), and whether the browser may clear the
+ * offline data.
  */
 export function SyncStatus() {
   const online = useConnectivity(selectOnline);
   const live = useRealtime((s) => s.connected);
+  const unreadable = useRealtime((s) => s.unreadable.frames + s.unreadable.answers);
   const signedIn = useSession((s) => s.status === 'signed-in');
   const waiting = useLiveQuery(() => db.outbox.count(), [], 0);
   const head = useLiveQuery(() => db.outbox.orderBy('seq').first(), []);
@@ -77,6 +79,13 @@ export function SyncStatus() {
           </p>
           {head?.lastError && head.attempts > 0 && (
             <p className="sync-details__muted">Last attempt: {describeError(head.lastError)}</p>
+          )}
+          {unreadable > 0 && (
+            <p className="sync-details__muted" data-testid="sync-unreadable">
+              {unreadable === 1
+                ? '1 message from the server could not be read; the next sync brings what it said.'
+                : `${unreadable} messages from the server could not be read; the next sync brings what they said.`}
+            </p>
           )}
           {persisted === false && (
             <p className="sync-details__warning" data-testid="sync-storage-warning">

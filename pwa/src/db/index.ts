@@ -8,6 +8,7 @@ import {
   type Anchor,
   type Moment,
   type Mood,
+  type MutationName,
   type Ping,
   type Prompt,
   type SelfUser,
@@ -33,13 +34,10 @@ export interface MetaRow<K extends MetaKey = MetaKey> {
 export const OUTBOX_STATUSES = ['pending', 'sending', 'failed'] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 
-/** One write waiting for the server, replayed in `seq` order with its Idempotency-Key. */
-export interface OutboxRow {
+/** What every outbox entry holds besides the write itself. */
+interface OutboxEntryBase {
   seq?: number;
   id: string;
-  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  path: string;
-  body: unknown;
   idempotencyKey: string;
   createdAt: string;
   attempts: number;
@@ -50,6 +48,8 @@ export interface OutboxRow {
    * and re-apply it on top of server state after a pull while it still waits (sync/local-write.ts).
    */
   effects?: WriteEffect[];
+  /** The `table:key` of each row in `effects` (an index: which rows waiting writes hold). */
+  rows?: string[];
   /** The spec's error toast for a final refusal (title 'Error' unless given). */
   errorToast?: { title?: string; description: string; preferServerMessage?: boolean };
   /**
@@ -63,6 +63,33 @@ export interface OutboxRow {
    * them again, so acknowledging or refusing the write puts these back (sync/effects.ts).
    */
   serverRows?: Record<string, Record<string, unknown> | null>;
+}
+
+/**
+ * One write waiting for the server, sent in `seq` order with its Idempotency-Key: a named
+ * mutation (shared/src/mutations.ts) and its arguments, parsed by the mutation's schema when the
+ * write was made (sync/local-write.ts).
+ */
+export interface MutationOutboxRow extends OutboxEntryBase {
+  name: MutationName;
+  args: Record<string, unknown>;
+}
+
+/**
+ * A write queued by an app older than named mutations (its REST call) that the Dexie upgrade to
+ * version 4 could not convert (db/schema.ts): it is still sent as it is, and the server reads it.
+ */
+export interface RestOutboxRow extends OutboxEntryBase {
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  body: unknown;
+}
+
+export type OutboxRow = MutationOutboxRow | RestOutboxRow;
+
+/** What an entry says it does, for logs: its mutation's name, or its REST call. */
+export function describeEntry(row: OutboxRow): string {
+  return 'name' in row ? row.name : `${row.method} ${row.path}`;
 }
 
 /** The tables a write may change optimistically. */

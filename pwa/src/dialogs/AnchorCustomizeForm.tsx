@@ -18,7 +18,7 @@ import { Button } from '../components/Button';
 import { TextField } from '../components/TextField';
 import { fieldErrors } from '../hooks/useZodForm';
 import { toast } from '../stores';
-import { PENDING_FIELD, localWrite } from '../sync/local-write';
+import { ANCHOR_ERROR_TOAST, createAnchor } from '../writes/anchors';
 import {
   activeAnchors,
   anchorPartnerId,
@@ -26,8 +26,6 @@ import {
   type AnchorTemplate,
 } from './anchor-templates';
 import type { FriendRow } from './AnchorDialog';
-
-export const ANCHOR_ERROR_TOAST = 'Failed to create anchor ping. Please try again.';
 
 type Field = 'friendId' | 'text' | 'emoji' | 'color' | 'label';
 
@@ -40,16 +38,6 @@ interface Props {
   onBack(): void;
   onDone(): void;
 }
-
-const person = (
-  u: Pick<SelfUser, 'id' | 'firstName' | 'lastName' | 'profileImageUrl' | 'email'>,
-) => ({
-  id: u.id,
-  firstName: u.firstName,
-  lastName: u.lastName,
-  profileImageUrl: u.profileImageUrl,
-  email: u.email,
-});
 
 export function AnchorCustomizeForm(props: Props) {
   const { me, friends, anchors, template, onBack, onDone } = props;
@@ -97,31 +85,13 @@ export function AnchorCustomizeForm(props: Props) {
     const friend = friends.find((f) => f.id === body.friendId);
     if (!friend) return;
     setBusy(true);
-    const now = new Date().toISOString();
     const incoming = incomingRequest(anchors, me.id, friend.id);
-    const after = incoming
-      ? { ...incoming, status: 'accepted', respondedAt: now, [PENDING_FIELD]: true }
-      : {
-          id,
-          userId: me.id,
-          friendId: friend.id,
-          user: person(me),
-          friend: person(friend),
-          label: body.label || null,
-          text: body.text,
-          emoji: body.emoji,
-          color: body.color,
-          status: 'pending',
-          createdAt: now,
-          respondedAt: null,
-          [PENDING_FIELD]: true,
-        };
     try {
-      await localWrite({
-        request: { method: 'POST', path: '/api/profile/anchors', body },
-        effects: [{ table: 'anchors', key: incoming?.id ?? id, after }],
-        // Spec section 8: the server's message is used when present.
-        errorToast: { description: ANCHOR_ERROR_TOAST, preferServerMessage: true },
+      await createAnchor({
+        me,
+        friend,
+        request: { ...body, id },
+        ...(incoming ? { incoming } : {}),
       });
     } catch {
       setBusy(false);

@@ -6,7 +6,7 @@ import { Dialog, DialogClose } from '../components/Dialog';
 import { cx } from '../components/cx';
 import { CountedTextArea } from '../components/friends/CountedTextArea';
 import { MOOD_OPTIONS } from '../components/friends/moods';
-import { shareMood } from '../components/friends/writes';
+import { shareMood } from '../writes/moods';
 import { toast } from '../stores';
 import '../styles/friends.css';
 

@@ -1,6 +1,6 @@
 /**
  * Send a surprise message to one friend (spec: "Surprise message dialog"): text ≤ 200 with a
- * counter and one of the 10 surprise emojis (💫 by default). Sent as POST /api/pings/custom with
+ * counter and one of the 10 surprise emojis (💫 by default). Sent as ping.sendCustom with
  * surprise: true, through the outbox.
  */
 import {
@@ -16,7 +16,7 @@ import { Button } from '../components/Button';
 import { Dialog, DialogClose } from '../components/Dialog';
 import { cx } from '../components/cx';
 import { CountedTextArea } from '../components/friends/CountedTextArea';
-import { sendSurprise } from '../components/friends/writes';
+import { sendPing } from '../writes/pings';
 import { toast } from '../stores';
 import '../styles/friends.css';
 
@@ -65,7 +65,12 @@ function SurpriseForm({
     }
     setBusy(true);
     try {
-      await sendSurprise({ me, friend, text: parsed.data, emoji });
+      await sendPing(
+        me,
+        friend,
+        { kind: 'surprise', text: parsed.data, emoji },
+        { title: 'Surprise failed', description: 'Could not send surprise ping' },
+      );
       toast({
         title: `${emoji} Surprise sent!`,
         description: `${displayName(friend)} will love it.`,

@@ -16,7 +16,7 @@ import {
 } from '@tanstack/react-router';
 import { renderToString } from 'react-dom/server';
 import { TopBar } from '../components/TopBar';
-import { LandingScreen } from '../routes/landing';
+import { LandingScreen } from '../screens/LandingScreen';
 
 function Shell() {
   return (

@@ -13,7 +13,7 @@ import { UpdatePrompt } from '../components/UpdatePrompt';
 import { cx } from '../components/cx';
 import { LOGIN_HREF, onSignedOutFlow } from '../navigation';
 import { useSession, useUi } from '../stores';
-import { NotFoundScreen } from './not-found';
+import { NotFoundScreen } from '../screens/NotFoundScreen';
 
 /**
  * Not in the first download (docs/pwa.md, "Bundle size"): the setup flow (new accounts only), the
@@ -25,7 +25,7 @@ import { NotFoundScreen } from './not-found';
  * host just after it. Tooltips carry their own provider (components/Tooltip.tsx), so Radix Tooltip
  * rides with the screens that show one.
  */
-const SetupScreen = lazyRouteComponent(() => import('./setup-screen'), 'SetupScreen');
+const SetupScreen = lazyRouteComponent(() => import('../screens/SetupScreen'), 'SetupScreen');
 const Toaster = lazyRouteComponent(() => import('../components/Toaster'), 'Toaster');
 /**
  * A visitor arriving on the landing page ('/') needs no toast in the first frame: the viewport is

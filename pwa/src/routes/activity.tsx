@@ -1,4 +1,4 @@
-/** Activity (/activity). The screen loads on first visit: components/activity/ActivityScreen.tsx. */
+/** Activity (/activity). The screen loads on first visit: screens/ActivityScreen.tsx. */
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root';
 import { guard } from './guard';
@@ -7,8 +7,5 @@ export const activityRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/activity',
   beforeLoad: guard('member'),
-  component: lazyRouteComponent(
-    () => import('../components/activity/ActivityScreen'),
-    'ActivityRouteScreen',
-  ),
+  component: lazyRouteComponent(() => import('../screens/ActivityScreen'), 'ActivityRouteScreen'),
 });

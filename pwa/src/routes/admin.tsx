@@ -7,8 +7,5 @@ export const adminRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/admin',
   beforeLoad: guard('member'),
-  component: lazyRouteComponent(
-    () => import('../components/admin/AdminDashboard'),
-    'AdminDashboard',
-  ),
+  component: lazyRouteComponent(() => import('../screens/AdminScreen'), 'AdminScreen'),
 });

@@ -7,8 +7,5 @@ export const analyticsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/analytics',
   beforeLoad: guard('member-analytics'),
-  component: lazyRouteComponent(
-    () => import('../components/analytics/AnalyticsScreen'),
-    'AnalyticsScreen',
-  ),
+  component: lazyRouteComponent(() => import('../screens/AnalyticsScreen'), 'AnalyticsScreen'),
 });

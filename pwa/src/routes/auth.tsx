@@ -1,6 +1,6 @@
 /**
  * Auth (/auth): Login and Sign Up tabs, the forgot-password dialog, Google sign-in errors. The
- * screen (with Radix Tabs) loads on first visit: routes/auth-screen.tsx; the landing page's
+ * screen (with Radix Tabs) loads on first visit: screens/AuthScreen.tsx; the landing page's
  * 'Start Connecting' fetches it ahead on hover or touch.
  */
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
@@ -25,5 +25,5 @@ export const authRoute = createRoute({
     welcome: optionalString(search.welcome),
     tab: search.tab === 'signup' ? 'signup' : undefined,
   }),
-  component: lazyRouteComponent(() => import('./auth-screen'), 'AuthScreen'),
+  component: lazyRouteComponent(() => import('../screens/AuthScreen'), 'AuthScreen'),
 });

@@ -1,4 +1,7 @@
-/** Friend profile (/friend/{friendId}). The screen loads on first visit: components/friends/FriendProfileScreen.tsx. */
+/**
+ * Friend profile (/friend/{friendId}). The screen loads on first visit:
+ * screens/FriendProfileScreen.tsx.
+ */
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root';
 import { guard } from './guard';
@@ -7,8 +10,5 @@ export const friendRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/friend/$friendId',
   beforeLoad: guard('member'),
-  component: lazyRouteComponent(
-    () => import('../components/friends/FriendProfileScreen'),
-    'FriendScreen',
-  ),
+  component: lazyRouteComponent(() => import('../screens/FriendProfileScreen'), 'FriendScreen'),
 });

@@ -1,4 +1,7 @@
-/** Friend search (/friends-search, dark). The screen loads on first visit: components/friends/FriendsSearchScreen.tsx. */
+/**
+ * Friend search (/friends-search, dark). The screen loads on first visit:
+ * screens/FriendsSearchScreen.tsx.
+ */
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root';
 import { guard } from './guard';
@@ -8,7 +11,7 @@ export const friendsSearchRoute = createRoute({
   path: '/friends-search',
   beforeLoad: guard('member'),
   component: lazyRouteComponent(
-    () => import('../components/friends/FriendsSearchScreen'),
+    () => import('../screens/FriendsSearchScreen'),
     'FriendsSearchRouteScreen',
   ),
 });

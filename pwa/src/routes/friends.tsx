@@ -1,4 +1,4 @@
-/** Friends (/friends). The screen loads on first visit: components/friends/FriendsScreen.tsx. */
+/** Friends (/friends). The screen loads on first visit: screens/FriendsScreen.tsx. */
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root';
 import { guard } from './guard';
@@ -7,8 +7,5 @@ export const friendsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/friends',
   beforeLoad: guard('member'),
-  component: lazyRouteComponent(
-    () => import('../components/friends/FriendsScreen'),
-    'FriendsRouteScreen',
-  ),
+  component: lazyRouteComponent(() => import('../screens/FriendsScreen'), 'FriendsRouteScreen'),
 });

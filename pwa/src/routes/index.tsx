@@ -3,13 +3,13 @@ import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { useSession } from '../stores';
 import { rootRoute } from './__root';
 import { guard } from './guard';
-import { LandingScreen } from './landing';
+import { LandingScreen } from '../screens/LandingScreen';
 
 /**
  * Home is its own chunk, so a visitor's first download (landing, auth) leaves it out; for a
  * signed-in person the route's loader fetches it before '/' renders (precached offline).
  */
-const HomeScreen = lazyRouteComponent(() => import('./home'), 'HomeScreen');
+const HomeScreen = lazyRouteComponent(() => import('../screens/HomeScreen'), 'HomeScreen');
 
 export const indexRoute = createRoute({
   getParentRoute: () => rootRoute,

@@ -1,7 +1,7 @@
 /**
  * Invite (/invite/{code}): check the code (GET /api/invites/{code}), then accept it
  * (POST /api/invites/{code}/use), which makes the inviter and you friends. The screen loads on
- * first visit: routes/invite-screen.tsx.
+ * first visit: screens/InviteScreen.tsx.
  */
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root';
@@ -11,12 +11,12 @@ export const inviteRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/invite/$code',
   beforeLoad: guard('invite'),
-  component: lazyRouteComponent(() => import('./invite-screen'), 'InviteWithCode'),
+  component: lazyRouteComponent(() => import('../screens/InviteScreen'), 'InviteWithCode'),
 });
 
 export const inviteMissingRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/invite',
   beforeLoad: guard('invite'),
-  component: lazyRouteComponent(() => import('./invite-screen'), 'InviteMissing'),
+  component: lazyRouteComponent(() => import('../screens/InviteScreen'), 'InviteMissing'),
 });

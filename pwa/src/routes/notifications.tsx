@@ -1,4 +1,7 @@
-/** Notifications (/notifications). The screen loads on first visit: components/activity/NotificationsScreen.tsx. */
+/**
+ * Notifications (/notifications). The screen loads on first visit:
+ * screens/NotificationsScreen.tsx.
+ */
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root';
 import { guard } from './guard';
@@ -8,7 +11,7 @@ export const notificationsRoute = createRoute({
   path: '/notifications',
   beforeLoad: guard('member'),
   component: lazyRouteComponent(
-    () => import('../components/activity/NotificationsScreen'),
+    () => import('../screens/NotificationsScreen'),
     'NotificationsRouteScreen',
   ),
 });

@@ -1,4 +1,7 @@
-/** Send a ping to one friend (/ping-friend/{friendId}). The screen loads on first visit: components/friends/PingFriendScreen.tsx. */
+/**
+ * Send a ping to one friend (/ping-friend/{friendId}). The screen loads on first visit:
+ * screens/PingFriendScreen.tsx.
+ */
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root';
 import { guard } from './guard';
@@ -7,8 +10,5 @@ export const pingFriendRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/ping-friend/$friendId',
   beforeLoad: guard('member'),
-  component: lazyRouteComponent(
-    () => import('../components/friends/PingFriendScreen'),
-    'PingFriendScreen',
-  ),
+  component: lazyRouteComponent(() => import('../screens/PingFriendScreen'), 'PingFriendScreen'),
 });

@@ -1,4 +1,4 @@
-/** The Ping Library (/pings). The screen loads on first visit: routes/pings-screen.tsx. */
+/** The Ping Library (/pings). The screen loads on first visit: screens/PingLibraryScreen.tsx. */
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root';
 import { guard } from './guard';
@@ -7,5 +7,5 @@ export const pingsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/pings',
   beforeLoad: guard('member'),
-  component: lazyRouteComponent(() => import('./pings-screen'), 'PingLibraryScreen'),
+  component: lazyRouteComponent(() => import('../screens/PingLibraryScreen'), 'PingLibraryScreen'),
 });

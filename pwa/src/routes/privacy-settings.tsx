@@ -7,8 +7,5 @@ export const privacySettingsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/privacy-settings',
   beforeLoad: guard('member-told'),
-  component: lazyRouteComponent(
-    () => import('../components/profile/PrivacyScreen'),
-    'PrivacyScreen',
-  ),
+  component: lazyRouteComponent(() => import('../screens/PrivacyScreen'), 'PrivacyScreen'),
 });

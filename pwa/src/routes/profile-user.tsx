@@ -10,6 +10,6 @@ export const profileUserRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/profile/$userId',
   beforeLoad: guard('member-told'),
-  // Loads on first visit: routes/profile-screens.tsx.
-  component: lazyRouteComponent(() => import('./profile-screens'), 'ProfileUserScreen'),
+  // Loads on first visit: screens/ProfileScreen.tsx.
+  component: lazyRouteComponent(() => import('../screens/ProfileScreen'), 'ProfileUserScreen'),
 });

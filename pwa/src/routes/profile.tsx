@@ -7,6 +7,6 @@ export const profileRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/profile',
   beforeLoad: guard('member-told'),
-  // Loads on first visit: routes/profile-screens.tsx.
-  component: lazyRouteComponent(() => import('./profile-screens'), 'OwnProfileScreen'),
+  // Loads on first visit: screens/ProfileScreen.tsx.
+  component: lazyRouteComponent(() => import('../screens/ProfileScreen'), 'OwnProfileScreen'),
 });

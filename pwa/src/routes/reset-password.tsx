@@ -1,4 +1,7 @@
-/** Reset password (/reset-password?token=...&welcome=...). The screen loads on first visit: routes/reset-password-screen.tsx. */
+/**
+ * Reset password (/reset-password?token=...&welcome=...). The screen loads on first visit:
+ * screens/ResetPasswordScreen.tsx.
+ */
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root';
 import { guard } from './guard';
@@ -12,5 +15,8 @@ export const resetPasswordRoute = createRoute({
     token: optionalString(search.token),
     welcome: optionalString(search.welcome),
   }),
-  component: lazyRouteComponent(() => import('./reset-password-screen'), 'ResetPasswordScreen'),
+  component: lazyRouteComponent(
+    () => import('../screens/ResetPasswordScreen'),
+    'ResetPasswordScreen',
+  ),
 });

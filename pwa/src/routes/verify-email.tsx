@@ -1,4 +1,7 @@
-/** Verify e-mail (/verify-email?token=...). The screen loads on first visit: routes/verify-email-screen.tsx. */
+/**
+ * Verify e-mail (/verify-email?token=...). The screen loads on first visit:
+ * screens/VerifyEmailScreen.tsx.
+ */
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from './__root';
 import { guard } from './guard';
@@ -9,5 +12,5 @@ export const verifyEmailRoute = createRoute({
   path: '/verify-email',
   beforeLoad: guard('public'),
   validateSearch: (search: Record<string, unknown>) => ({ token: optionalString(search.token) }),
-  component: lazyRouteComponent(() => import('./verify-email-screen'), 'VerifyEmailScreen'),
+  component: lazyRouteComponent(() => import('../screens/VerifyEmailScreen'), 'VerifyEmailScreen'),
 });

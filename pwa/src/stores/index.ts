@@ -128,8 +128,14 @@ interface RealtimeState {
   connected: boolean;
   /** The last `new_ping` frame (already written to Dexie); null until one arrives. */
   lastNewPing: NewPingEvent | null;
+  /**
+   * What came from the server and did not match its shared schema, since the tab opened: /ws
+   * frames (dropped) and batch answers (left to the pull). The sync details show them.
+   */
+  unreadable: { frames: number; answers: number };
   setConnected(connected: boolean): void;
   announceNewPing(ping: Ping): void;
+  noteUnreadable(kind: 'frames' | 'answers', count?: number): void;
 }
 
 export const useRealtime = create<RealtimeState>()((set, get) => ({
@@ -139,4 +145,7 @@ export const useRealtime = create<RealtimeState>()((set, get) => ({
     if (get().connected !== connected) set({ connected });
   },
   announceNewPing: (ping) => set({ lastNewPing: { ping, receivedAt: Date.now() } }),
+  unreadable: { frames: 0, answers: 0 },
+  noteUnreadable: (kind, count = 1) =>
+    set((s) => ({ unreadable: { ...s.unreadable, [kind]: s.unreadable[kind] + count } })),
 }));

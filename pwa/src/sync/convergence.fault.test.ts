@@ -104,10 +104,11 @@ async function loadDeviceModules() {
     pull: await import('./pull-worker'),
     transport: await import('./transport'),
     locks: await import('./locks'),
-    pings: await import('./pings'),
-    library: await import('../components/library/library-writes'),
-    friends: await import('../components/friends/writes'),
-    profile: await import('../components/profile/profile-writes'),
+    pings: await import('../writes/pings'),
+    prompts: await import('../writes/prompts'),
+    moods: await import('../writes/moods'),
+    anchorWrites: await import('../writes/anchors'),
+    profile: await import('../writes/profile'),
     anchors: await import('../dialogs/anchor-templates'),
   };
 }
@@ -125,6 +126,9 @@ interface Person {
   email: string;
   password: string;
 }
+
+/** What an outbox entry does, for messages. */
+const what = (entry: OutboxRow) => ('name' in entry ? entry.name : `${entry.method} ${entry.path}`);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -238,6 +242,9 @@ class Device {
         onRejected: (entry, status) => {
           this.rejected.set(entry.idempotencyKey, status);
         },
+        // Small batches, so that a drain sends several (the next read while one travels, an
+        // answer written while the next travels) under the faults.
+        maxEntries: 3,
       }),
     );
     this.log.push(
@@ -419,7 +426,8 @@ const pick = <T>(items: readonly T[], i: number): T | undefined =>
 
 /** One write, through the helper the screen uses; false when the device has nothing to act on. */
 async function write(dev: Device, w: Write): Promise<boolean> {
-  const { pings, library, friends, profile } = dev.m;
+  const { pings, prompts, moods, anchorWrites, profile } = dev.m;
+  const failed = { description: 'Failed' };
   const db = dev.db;
   const me = await dev.me();
   const myFriends = await dev.friends();
@@ -438,20 +446,25 @@ async function write(dev: Device, w: Write): Promise<boolean> {
       const prompt = pick(defaults, w.prompt);
       const to = w.k === 'group' ? myFriends : [pick(myFriends, w.friend)!].filter(Boolean);
       if (!prompt || to.length === 0 || (w.k === 'group' && to.length < 2)) return false;
-      await pings.sendPromptPing({ prompt, from: me, to });
+      await pings.sendPing(me, to, { kind: 'prompt', prompt }, failed);
       return true;
     }
     case 'custom': {
       const friend = pick(myFriends, w.friend);
       if (!friend) return false;
-      await friends.sendCustomPing({ me, friend, text: w.text, emoji: '🌟' });
+      await pings.sendPing(me, friend, { kind: 'custom', text: w.text, emoji: '🌟' }, failed);
       return true;
     }
     case 'surprise': {
       const friend = pick(myFriends, w.friend);
       if (!friend) return false;
       const emoji = pick(SURPRISE_EMOJIS, w.emoji)!;
-      await friends.sendSurprise({ me, friend, text: 'Thinking of you', emoji });
+      await pings.sendPing(
+        me,
+        friend,
+        { kind: 'surprise', text: 'Thinking of you', emoji },
+        failed,
+      );
       return true;
     }
     case 'react': {
@@ -470,25 +483,25 @@ async function write(dev: Device, w: Write): Promise<boolean> {
       return true;
     }
     case 'createPrompt':
-      await library.createPrompt(me.id, `${w.text} (${dev.created.length})`, '✨');
+      await prompts.createPrompt(me.id, `${w.text} (${dev.created.length})`, '✨', failed);
       return true;
     case 'assign': {
       const prompt = pick(mine, w.prompt);
       const friend = pick(myFriends, w.friend);
       if (!prompt || !friend) return false;
-      await library.assignPrompt(prompt.id, [friend]);
+      await prompts.assignPrompt(prompt.id, [friend], failed);
       return true;
     }
     case 'deletePrompt': {
       const prompt = pick(mine, w.prompt);
       if (!prompt) return false;
-      await library.deletePrompt(prompt.id);
+      await prompts.deletePrompt(prompt.id, failed);
       return true;
     }
     case 'mood': {
       const friend = pick(myFriends, w.friend);
       if (!friend) return false;
-      await friends.shareMood({
+      await moods.shareMood({
         meId: me.id,
         friendId: friend.id,
         mood: MOODS[w.mood]!,
@@ -512,7 +525,7 @@ async function write(dev: Device, w: Write): Promise<boolean> {
         .sort((a, b) => a.id.localeCompare(b.id));
       const anchor = pick(incoming, w.anchor);
       if (!anchor) return false;
-      await friends.respondToAnchor(anchor, w.accept ? 'accept' : 'decline');
+      await anchorWrites.respondToAnchor(anchor, w.accept ? 'accept' : 'decline');
       return true;
     }
   }
@@ -522,37 +535,12 @@ async function write(dev: Device, w: Write): Promise<boolean> {
 async function anchorWrite(dev: Device, me: SelfUser, friend: UserSummary, message: string) {
   const { uuidv7 } = await import('@pingme/shared');
   const anchors = await dev.db.anchors.toArray();
-  const id = uuidv7();
-  const now = new Date().toISOString();
-  const person = (u: UserSummary) => ({
-    id: u.id,
-    firstName: u.firstName,
-    lastName: u.lastName,
-    profileImageUrl: u.profileImageUrl,
-  });
   const incoming = dev.m.anchors.incomingRequest(anchors, me.id, friend.id);
-  const body = { id, friendId: friend.id, text: message, emoji: '⚓', color: '#e35120' };
-  const after = incoming
-    ? { ...incoming, status: 'accepted', respondedAt: now, pending: true }
-    : {
-        id,
-        userId: me.id,
-        friendId: friend.id,
-        user: { ...person(me), email: me.email },
-        friend: person(friend),
-        label: null,
-        text: message,
-        emoji: '⚓',
-        color: '#e35120',
-        status: 'pending',
-        createdAt: now,
-        respondedAt: null,
-        pending: true,
-      };
-  await dev.m.localWrite.localWrite({
-    request: { method: 'POST', path: '/api/profile/anchors', body },
-    effects: [{ table: 'anchors', key: incoming?.id ?? id, after }],
-    errorToast: { description: 'Failed to create anchor ping. Please try again.' },
+  await dev.m.anchorWrites.createAnchor({
+    me,
+    friend,
+    request: { id: uuidv7(), friendId: friend.id, text: message, emoji: '⚓', color: '#e35120' },
+    ...(incoming ? { incoming } : {}),
   });
 }
 
@@ -764,31 +752,27 @@ async function runCommands(commands: Command[]) {
         const k = entry.idempotencyKey;
         const acked = d.acked.has(k);
         const refused = d.rejected.has(k);
-        expect(
-          acked !== refused,
-          `${d.name} ${entry.method} ${entry.path}: acked xor refused`,
-        ).toBe(true);
+        expect(acked !== refused, `${d.name} ${what(entry)}: acked xor refused`).toBe(true);
         const record = stored.get(`${d.person.id}:${k}`);
         if (acked) {
           // The server kept the write with its key, once (the key is the record's primary key).
-          expect(record, `${d.name} ${entry.path}: idempotency record`).toBeGreaterThanOrEqual(200);
+          expect(record, `${d.name} ${what(entry)}: idempotency record`).toBeGreaterThanOrEqual(
+            200,
+          );
           expect(record).toBeLessThan(300);
           const body = d.acked.get(k) as { id?: string; pings?: { id: string }[] } | null;
-          if (entry.path === '/api/pings' || entry.path === '/api/pings/custom') {
+          const name = 'name' in entry ? entry.name : undefined;
+          if (name === 'ping.send' || name === 'ping.sendCustom') {
             expected.pings.add(body!.id!);
-          } else if (entry.path === '/api/pings/group') {
-            for (const p of body!.pings ?? (body as unknown as { id: string }[])) {
-              expected.pings.add(p.id);
-            }
-          } else if (entry.path === '/api/moods') expected.moods.add(body!.id!);
-          else if (entry.path === '/api/prompts' && entry.method === 'POST') {
-            expected.prompts.add(body!.id!);
-          } else if (entry.method === 'DELETE' && entry.path.startsWith('/api/prompts/')) {
-            deletedPrompts.add(entry.path.slice('/api/prompts/'.length));
-          }
+          } else if (name === 'ping.sendGroup') {
+            for (const p of body!.pings!) expected.pings.add(p.id);
+          } else if (name === 'mood.share') expected.moods.add(body!.id!);
+          else if (name === 'prompt.create') expected.prompts.add(body!.id!);
+          else if (name === 'prompt.delete' && 'args' in entry)
+            deletedPrompts.add(entry.args.id as string);
         } else {
           // A refused write left nothing on the server.
-          expect(record, `${d.name} ${entry.path} was refused but stored`).toBeUndefined();
+          expect(record, `${d.name} ${what(entry)} was refused but stored`).toBeUndefined();
         }
       }
     }

@@ -12,9 +12,7 @@ import { clearPersonalData, db, getMeta, setMeta } from '../db';
 /** Forgets another person's data before `userId` syncs; answers whether anything was forgotten. */
 export async function claimDeviceData(userId: string): Promise<boolean> {
   const owner = await db.users.where('relation').equals('self').first();
-  const othersWrite = await db.outbox
-    .filter((e) => e.userId !== undefined && e.userId !== userId)
-    .first();
+  const othersWrite = await db.outbox.where('userId').notEqual(userId).first();
   if ((!owner || owner.id === userId) && !othersWrite) return false;
   const signedIn = await getMeta('currentUser');
   await clearPersonalData();

@@ -35,14 +35,12 @@ export async function rollbackWrite(entry: OutboxRow): Promise<void> {
   await db.transaction('rw', [db.outbox, ...tables], async () => {
     const stored = entry.seq !== undefined ? await db.outbox.get(entry.seq) : undefined;
     const serverRows = stored?.serverRows ?? entry.serverRows ?? {};
-    const later = (
-      await db.outbox
-        .where('seq')
-        .above(entry.seq ?? 0)
-        .toArray()
-    ).flatMap((o) => o.effects ?? []);
+    const held = await heldByLaterWrites(
+      effects.map((e) => rowKey(e.table, e.key)),
+      entry.seq ?? 0,
+    );
     for (const e of [...effects].reverse()) {
-      if (later.some((l) => l.table === e.table && l.key === e.key)) continue;
+      if (held.has(rowKey(e.table, e.key))) continue;
       const table = tableOf(e.table);
       const k = rowKey(e.table, e.key);
       const before = k in serverRows ? serverRows[k]! : e.before;
@@ -53,35 +51,55 @@ export async function rollbackWrite(entry: OutboxRow): Promise<void> {
   });
 }
 
+/** One row of a 2xx answer (sync/answers.ts): the server's current state of that record. */
+export interface AnsweredRow {
+  table: EffectTable;
+  key: string;
+  row: Record<string, unknown>;
+}
+
+/** An acknowledged entry and the rows its answer holds (none when it holds no entity). */
+export interface Acknowledged {
+  seq: number;
+  rows?: readonly AnsweredRow[];
+}
+
 /**
- * O3. Acknowledged entries leave the outbox (one delete). Their optimistic rows stay until the
- * pull brings the server's, except where a pull already brought the server's version while the
- * write waited (its answer was lost, and the pull ran before the retry): that version goes back
- * now, since no later pull sends it again, unless another waiting write still holds the row.
- * Such a version may predate the write (the pull ran before the server had it); the write's own
+ * O3. Acknowledged entries leave the outbox (one delete), and their rows take the server's
+ * version at once where the device has it, unless another waiting write still holds the row (that
+ * write's optimistic version stays, guarantee 7). Per row, the last acknowledged write that
+ * touches it decides, with
+ *   1. the server's version a pull brought while the write waited (its answer was lost, and the
+ *      pull ran before the retry): no later pull sends it again, and it is at least as new as a
+ *      replayed answer, which is the response stored when the write was first applied;
+ *   2. else the answer's row (the record as the pull delivers it, right after the write);
+ *   3. else nothing: the optimistic row stays until the pull brings the server's.
+ * A pulled version may predate the write (the pull ran before the server had it); the write's own
  * change then comes with the next pull, which the engine runs after every drain that sent.
  */
-export async function acknowledgeWrites(seqs: readonly number[]): Promise<void> {
-  if (seqs.length === 0) return;
+export async function acknowledgeWrites(acks: readonly Acknowledged[]): Promise<void> {
+  if (acks.length === 0) return;
+  const answers = new Map(acks.map((a) => [a.seq, a.rows ?? []]));
   await db.transaction('rw', [db.outbox, ...EFFECT_TABLES.map(tableOf)], async () => {
-    const acked = (await db.outbox.bulkGet([...seqs])).filter((e): e is OutboxRow => !!e);
-    await db.outbox.bulkDelete([...seqs]);
-    // Per row, the last acknowledged write that touches it decides.
+    const acked = (await db.outbox.bulkGet([...answers.keys()])).filter((e): e is OutboxRow => !!e);
+    await db.outbox.bulkDelete([...answers.keys()]);
     const restore = new Map<string, { table: EffectTable; key: string; row?: unknown }>();
     for (const entry of acked.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
+      const server = entry.serverRows ?? {};
       for (const e of entry.effects ?? []) {
         const k = rowKey(e.table, e.key);
-        const server = entry.serverRows;
-        restore.set(k, {
-          table: e.table,
-          key: e.key,
-          ...(server && k in server ? { row: server[k] } : {}),
-        });
+        restore.set(k, { table: e.table, key: e.key, ...(k in server ? { row: server[k] } : {}) });
+      }
+      for (const a of answers.get(entry.seq!) ?? []) {
+        const k = rowKey(a.table, a.key);
+        if (!(k in server)) restore.set(k, { table: a.table, key: a.key, row: a.row });
       }
     }
-    const waiting = await pendingKeys();
-    for (const r of restore.values()) {
-      if (!('row' in r) || waiting.get(r.table)?.has(r.key)) continue;
+    const settled = [...restore].filter(([, r]) => 'row' in r);
+    if (settled.length === 0) return;
+    const waiting = await heldByLaterWrites(settled.map(([k]) => k));
+    for (const [k, r] of settled) {
+      if (waiting.has(k)) continue;
       const table = tableOf(r.table);
       if (r.row) await table.put(r.row as Record<string, unknown>, r.key);
       else await table.delete(r.key);
@@ -97,7 +115,12 @@ export async function rememberServerRows(
   pulled: ReadonlyMap<string, Record<string, unknown> | null>,
 ): Promise<void> {
   if (pulled.size === 0) return;
-  for (const entry of await db.outbox.toArray()) {
+  const holding = await db.outbox
+    .where('rows')
+    .anyOf([...pulled.keys()])
+    .distinct()
+    .toArray();
+  for (const entry of holding) {
     let rows: Record<string, Record<string, unknown> | null> | undefined;
     for (const e of entry.effects ?? []) {
       const k = rowKey(e.table, e.key);
@@ -110,14 +133,21 @@ export async function rememberServerRows(
 }
 
 /**
- * After a pull wrote server state: put back the optimistic rows of every write still waiting,
- * oldest first, so a pending change never disappears (guarantee 7). Call inside the pull's
- * transaction (it must include db.outbox and the effect tables).
+ * After a pull wrote server state: put back the optimistic rows of every write still waiting
+ * over the rows this page wrote (`table:key`), oldest first, so a pending change never disappears
+ * (guarantee 7). Rows the page did not write still hold them. Call inside the pull's transaction
+ * (it must include db.outbox and the effect tables).
  */
-export async function reapplyPendingWrites(): Promise<void> {
-  const waiting = await db.outbox.orderBy('seq').toArray();
-  for (const entry of waiting) {
+export async function reapplyPendingWrites(written: ReadonlySet<string>): Promise<void> {
+  if (written.size === 0) return;
+  const holding = await db.outbox
+    .where('rows')
+    .anyOf([...written])
+    .distinct()
+    .toArray();
+  for (const entry of holding.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
     for (const e of entry.effects ?? []) {
+      if (!written.has(rowKey(e.table, e.key))) continue;
       const table = tableOf(e.table);
       if (e.after) await table.put(e.after, e.key);
       else await table.delete(e.key);
@@ -125,15 +155,30 @@ export async function reapplyPendingWrites(): Promise<void> {
   }
 }
 
+/**
+ * Which of these rows (`table:key`) a write still in the outbox holds, among the writes after
+ * `afterSeq`; read from the outbox's `rows` index, not from the entries themselves.
+ */
+async function heldByLaterWrites(keys: readonly string[], afterSeq = 0): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const holding = await db.outbox
+    .where('rows')
+    .anyOf([...keys])
+    .filter((o) => (o.seq ?? 0) > afterSeq)
+    .toArray();
+  const wanted = new Set(keys);
+  return new Set(holding.flatMap((o) => o.rows ?? []).filter((k) => wanted.has(k)));
+}
+
 /** Keys of rows that a waiting write touches, per table (the snapshot sweep keeps them). */
 export async function pendingKeys(): Promise<Map<EffectTable, Set<string>>> {
   const keys = new Map<EffectTable, Set<string>>();
-  for (const entry of await db.outbox.toArray()) {
-    for (const e of entry.effects ?? []) {
-      let set = keys.get(e.table);
-      if (!set) keys.set(e.table, (set = new Set()));
-      set.add(e.key);
-    }
+  for (const k of (await db.outbox.orderBy('rows').uniqueKeys()) as string[]) {
+    const at = k.indexOf(':');
+    const table = k.slice(0, at) as EffectTable;
+    let set = keys.get(table);
+    if (!set) keys.set(table, (set = new Set()));
+    set.add(k.slice(at + 1));
   }
   return keys;
 }

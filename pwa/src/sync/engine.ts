@@ -1,11 +1,8 @@
 /**
- * The seam for the sync engine (ARCHITECTURE.md, "The sync protocol"). This slice wires every
- * trigger (start, online, visible, Background Sync, a slow timer) to the engine; the engine's
- * work arrives with later issues:
- *   - flushOutbox: the outbox worker (Web Locks, FIFO, backoff, POST /api/sync/batch);
- *   - pull: the pull worker (GET /api/sync/pull?since=cursor into Dexie, re-applying pending writes);
- *   - connect: the ws client (/ws, authenticate, poke → pull, new_ping).
- * They replace `idleEngine` with installSyncEngine(), and nothing else has to move.
+ * The seam between the app and its sync engine (ARCHITECTURE.md, "The sync protocol"). Screens
+ * and triggers call `syncEngine()`; SyncHost installs the live engine (live-engine.ts) before
+ * anything renders, and tests install their own. Until then the idle engine does nothing: the
+ * outbox keeps what was written and the UI shows how many entries wait.
  */
 import type { SelfUser } from '@pingme/shared';
 
@@ -28,15 +25,18 @@ export type SyncReason =
   | 'sign-out';
 
 export interface SyncEngine {
-  /** Send the waiting outbox entries, oldest first. */
+  /** Send the waiting outbox entries, oldest first (then pull, when something was sent). */
   flushOutbox(reason: SyncReason): Promise<void>;
-  /** Bring the server's changes for this person into Dexie. */
+  /**
+   * Send what waits, then bring the server's changes for this person into Dexie: what every
+   * trigger runs (one drain per trigger; 'after-send' only pulls).
+   */
   pull(reason: SyncReason): Promise<void>;
   /** Open the realtime connection for this person; the returned function closes it. */
   connect(user: SelfUser): () => void;
 }
 
-/** Does nothing yet: the outbox stays as written and the UI shows how many entries wait. */
+/** Does nothing: the outbox stays as written and the UI shows how many entries wait. */
 export const idleEngine: SyncEngine = {
   flushOutbox: async () => {},
   pull: async () => {},

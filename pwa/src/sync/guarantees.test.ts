@@ -14,11 +14,12 @@ import 'fake-indexeddb/auto';
 import type { Ping } from '@pingme/shared';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { db, getMeta, setMeta } from '../db';
-import { useSession } from '../stores';
+import { useRealtime, useSession } from '../stores';
 import { claimDeviceData } from './device-owner';
 import { localWrite } from './local-write';
+import { numbered, testId } from './testing';
 import { TransportError } from './outbox-worker';
-import { frameText, receiveNewPing } from './realtime';
+import { frameText, readFrame, receiveNewPing } from './realtime';
 import { BATCH_TIMEOUT_MS, postBatch } from './transport';
 
 beforeEach(async () => {
@@ -52,13 +53,14 @@ function ping(fields: Partial<Ping> = {}): Ping {
 describe('guarantee 1: durable before visible', () => {
   it('a write whose transaction fails leaves neither its row nor its outbox entry', async () => {
     // Appending the outbox entry fails after the row was put: the whole transaction aborts.
-    const taken = await localWrite({ request: { method: 'POST', path: '/api/x', body: {} } });
+    const taken = await localWrite({ mutation: 'ping.sendCustom', args: numbered(1) });
     const add = vi.spyOn(db.outbox, 'add').mockImplementationOnce(() => {
       throw new Error('disk full');
     });
     await expect(
       localWrite({
-        request: { method: 'POST', path: '/api/pings', body: { id: 'p9' } },
+        mutation: 'ping.sendCustom',
+        args: numbered(9),
         effects: [{ table: 'pings', key: 'p9', after: { id: 'p9', pending: true } }],
       }),
     ).rejects.toThrow('disk full');
@@ -78,6 +80,30 @@ describe('guarantee 6: /ws frames, text or binary', () => {
     expect(frameText(bytes.buffer)).toBe(json);
     expect(frameText(bytes)).toBe(json);
     expect(JSON.parse(frameText(bytes.buffer))).toEqual({ type: 'authenticated', userId: 'u1' });
+  });
+});
+
+describe('the /ws contract: every frame is parsed with ServerMessage', () => {
+  it('reads a frame that matches, and drops and counts one that does not', () => {
+    const before = useRealtime.getState().unreadable.frames;
+    expect(readFrame(JSON.stringify({ type: 'poke' }))).toEqual({ type: 'poke' });
+    expect(readFrame(JSON.stringify({ type: 'new_ping', ping: { id: 'p1' } }))).toBeUndefined();
+    expect(readFrame(JSON.stringify({ type: 'shout' }))).toBeUndefined();
+    expect(readFrame('not json')).toBeUndefined();
+    const [a, b] = [testId(1), testId(2)];
+    const valid = ping({
+      id: testId(3),
+      senderId: a,
+      receiverId: b,
+      sender: { id: a, firstName: 'Bo', lastName: 'T', profileImageUrl: null },
+      receiver: { id: b, firstName: 'Ada', lastName: 'T', profileImageUrl: null },
+      prompt: { id: testId(4), text: 'Ping me when you need a hug', emoji: '🤗' },
+    });
+    expect(readFrame(JSON.stringify({ type: 'new_ping', ping: valid }))).toEqual({
+      type: 'new_ping',
+      ping: valid,
+    });
+    expect(useRealtime.getState().unreadable.frames - before).toBe(3);
   });
 });
 
@@ -102,7 +128,8 @@ describe('the device’s data is one person’s', () => {
     await db.users.put({ id: 'bo', relation: 'friend', firstName: 'Bo' } as never);
     await setMeta('cursor', 42);
     return localWrite({
-      request: { method: 'POST', path: '/api/pings', body: { id: 'p1', receiverId: 'bo' } },
+      mutation: 'ping.sendCustom',
+      args: numbered(1),
       effects: [{ table: 'pings', key: 'p1', after: { id: 'p1', pending: true } }],
     });
   }
@@ -123,7 +150,8 @@ describe('the device’s data is one person’s', () => {
     useSession.getState().setUser({ id: 'ada' } as never, true);
     // No `self` row yet: only the outbox entry says whose the write is.
     const entry = await localWrite({
-      request: { method: 'POST', path: '/api/pings', body: { id: 'p1', receiverId: 'bo' } },
+      mutation: 'ping.sendCustom',
+      args: numbered(1),
       effects: [{ table: 'pings', key: 'p1', after: { id: 'p1', pending: true } }],
     });
     expect(entry.userId).toBe('ada');

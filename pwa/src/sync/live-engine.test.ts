@@ -1,11 +1,12 @@
 import 'fake-indexeddb/auto';
-import type { SelfUser } from '@pingme/shared';
+import type { BatchEntry, SelfUser } from '@pingme/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { db, type OutboxRow } from '../db';
 import { useSession, useToasts } from '../stores';
 import { backoffDelay, BACKOFF_CAP_MS, parseRetryAfter } from './backoff';
 import { createLiveEngine, rejectionToast, type LiveEngine } from './live-engine';
 import { localWrite } from './local-write';
+import { numbered, numberOf } from './testing';
 
 const fetchMock = vi.fn<typeof fetch>();
 let engine: LiveEngine;
@@ -23,14 +24,12 @@ function batchAnswer(status: (n: number) => number) {
     if (url.startsWith('/api/sync/pull')) {
       return json(200, { cursor: 1, hasMore: false, reset: false, snapshot: null, changes: [] });
     }
-    const { entries } = JSON.parse(String(init!.body)) as {
-      entries: { idempotencyKey: string; body: { n: number } }[];
-    };
+    const { entries } = JSON.parse(String(init!.body)) as { entries: BatchEntry[] };
     return json(200, {
       results: entries.map((e) => ({
         idempotencyKey: e.idempotencyKey,
-        status: status(e.body.n),
-        body: status(e.body.n) >= 400 ? { error: 'You can only ping friends' } : {},
+        status: status(numberOf(e)),
+        body: status(numberOf(e)) >= 400 ? { error: 'You can only ping friends' } : {},
       })),
     });
   };
@@ -39,7 +38,8 @@ function batchAnswer(status: (n: number) => number) {
 async function queue(n: number) {
   for (let i = 0; i < n; i++) {
     await localWrite({
-      request: { method: 'POST', path: '/api/pings', body: { n: i } },
+      mutation: 'ping.sendCustom',
+      args: numbered(i),
       effects: [{ table: 'pings', key: `p${i}`, after: { id: `p${i}`, pending: true } }],
       errorToast: { description: 'Failed to send pings. Please try again.' },
     });
@@ -157,6 +157,89 @@ describe('live engine: outbox', () => {
     expect(engine.retryAt()).toBe(0);
   });
 
+  it('drains once per trigger: a pull sends what waits first, and the pull after a send does not drain again', async () => {
+    await queue(1);
+    fetchMock.mockImplementation(batchAnswer(() => 201));
+    await engine.pull('visible');
+    expect(batchCalls()).toHaveLength(1);
+    expect(engine.drains()).toBe(1);
+    // A write's own flush, then the pull that follows a send: still one drain for the trigger.
+    await queue(1);
+    const drained = engine.drains();
+    await engine.flushOutbox('write');
+    await vi.waitFor(() =>
+      expect(
+        fetchMock.mock.calls.filter(([u]) => String(u).startsWith('/api/sync/pull')).length,
+      ).toBe(2),
+    );
+    expect(engine.drains()).toBe(drained + 1);
+  });
+
+  it('a trigger that comes during a pull still drains, with its own urgency', async () => {
+    await queue(1);
+    let releasePull!: () => void;
+    const pullHeld = new Promise<void>((r) => (releasePull = r));
+    let batches = 0;
+    fetchMock.mockImplementation(async (input, init) => {
+      if (String(input).startsWith('/api/sync/pull')) {
+        await pullHeld;
+        return json(200, { cursor: 1, hasMore: false, reset: false, snapshot: null, changes: [] });
+      }
+      batches++;
+      // The first batch fails: the outbox backs off.
+      if (batches === 1) return json(503, { error: 'down' });
+      return batchAnswer(() => 201)(input, init);
+    });
+    await engine.flushOutbox('write');
+    engine.dispose();
+    expect(batches).toBe(1);
+    // A slow-timer pull (not urgent: it waits out the backoff) is under way…
+    const slow = engine.pull('timer');
+    await vi.waitFor(() =>
+      expect(fetchMock.mock.calls.some(([u]) => String(u).startsWith('/api/sync/pull'))).toBe(true),
+    );
+    // …when the network comes back: that trigger sends at once.
+    const online = engine.pull('online');
+    await vi.waitFor(() => expect(batches).toBe(2));
+    expect(await db.outbox.count()).toBe(0);
+    releasePull();
+    await Promise.all([slow, online]);
+  });
+
+  it('a pull asked for during a drain waits for it, even during a backoff', async () => {
+    await queue(1);
+    let releaseBatch!: () => void;
+    const batchHeld = new Promise<void>((r) => (releaseBatch = r));
+    let batches = 0;
+    fetchMock.mockImplementation(async (input, init) => {
+      if (String(input).startsWith('/api/sync/pull')) {
+        return json(200, { cursor: 1, hasMore: false, reset: false, snapshot: null, changes: [] });
+      }
+      batches++;
+      if (batches === 1) return json(503, { error: 'down' });
+      await batchHeld;
+      return batchAnswer(() => 201)(input, init);
+    });
+    await engine.flushOutbox('write');
+    engine.dispose();
+    // The network is back: a drain is under way, its batch not answered yet…
+    const online = engine.pull('online');
+    await vi.waitFor(() => expect(batches).toBe(2));
+    const pullsBefore = fetchMock.mock.calls.filter(([u]) =>
+      String(u).startsWith('/api/sync/pull'),
+    );
+    // …when the server pokes: that pull waits for the drain instead of running beside it.
+    const poke = engine.pull('poke');
+    await new Promise((r) => setTimeout(r, 50));
+    const pulls = () =>
+      fetchMock.mock.calls.filter(([u]) => String(u).startsWith('/api/sync/pull')).length;
+    expect(pulls()).toBe(pullsBefore.length);
+    releaseBatch();
+    await Promise.all([online, poke]);
+    expect(pulls()).toBeGreaterThan(pullsBefore.length);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
   it('sends nothing while signed out', async () => {
     await queue(1);
     useSession.getState().setSignedOut();
@@ -168,9 +251,8 @@ describe('live engine: outbox', () => {
 describe('rejection toast', () => {
   const entry = (errorToast: OutboxRow['errorToast']): OutboxRow => ({
     id: 'e1',
-    method: 'POST',
-    path: '/api/pings/custom',
-    body: {},
+    name: 'ping.sendCustom',
+    args: {},
     idempotencyKey: 'e1',
     createdAt: new Date(0).toISOString(),
     attempts: 0,

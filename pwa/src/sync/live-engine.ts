@@ -4,9 +4,9 @@
  */
 import { PullResponse, SelfUser, errorCodeOf, type PullQuery } from '@pingme/shared';
 import { ApiError, NetworkError, api } from '../api';
-import { db, type OutboxRow } from '../db';
+import { db, describeEntry, type OutboxRow } from '../db';
 import { refreshSession, rememberUser } from '../session';
-import { toast, useConnectivity, useSession } from '../stores';
+import { toast, useConnectivity, useRealtime, useSession } from '../stores';
 import { backoffDelay } from './backoff';
 import type { SyncEngine, SyncReason } from './engine';
 import { OUTBOX_LOCK, PULL_LOCK, withLock } from './locks';
@@ -38,7 +38,7 @@ export function rejectionToast(entry: OutboxRow, body?: unknown) {
 }
 
 function reportRejection(entry: OutboxRow, status: number, body: unknown): void {
-  console.warn(`${entry.method} ${entry.path} refused: ${status} ${bodyError(body) ?? ''}`);
+  console.warn(`${describeEntry(entry)} refused: ${status} ${bodyError(body) ?? ''}`);
   const shown = rejectionToast(entry, body);
   if (shown) toast(shown);
 }
@@ -95,14 +95,26 @@ async function confirmSession(): Promise<void> {
 export interface LiveEngine extends SyncEngine {
   /** For tests and SyncStatus: when the outbox will be tried again (0: not waiting). */
   retryAt(): number;
+  /** For tests: how many times the outbox was drained (each trigger drains at most once). */
+  drains(): number;
   /** Stops the retry timer (tests; a page never disposes its engine). */
   dispose(): void;
 }
 
+/** Triggers that say the network may be back: they try at once, even during a backoff. */
+const URGENT: ReadonlySet<SyncReason> = new Set([
+  'online',
+  'visible',
+  'background-sync',
+  'reconnect',
+  'sign-out',
+]);
+
 export function createLiveEngine(): LiveEngine {
-  let flushing: Promise<void> | null = null;
+  let flushing: Promise<DrainResult | undefined> | null = null;
   let flushAgain = false;
   let failures = 0;
+  let drains = 0;
   let retryAt = 0;
   let retryAfterUntil = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -119,7 +131,8 @@ export function createLiveEngine(): LiveEngine {
     retryTimer = setTimeout(() => void engine.flushOutbox('retry'), delay);
   };
 
-  async function drainOnce(userId: string): Promise<void> {
+  async function drainOnce(userId: string): Promise<DrainResult> {
+    drains++;
     const result = await withLock(OUTBOX_LOCK, async () => {
       // Writes another person left here are never sent under this person's session.
       await claimDeviceData(userId);
@@ -130,90 +143,108 @@ export function createLiveEngine(): LiveEngine {
         author: userId,
       });
     });
+    if (result.unreadAnswers)
+      useRealtime.getState().noteUnreadable('answers', result.unreadAnswers);
     if (result.stopped?.unauthorized) {
       await confirmSession();
-      return;
+      return result;
     }
     if (result.stopped) {
       scheduleRetry(result);
-      return;
+      return result;
     }
     failures = 0;
     retryAt = 0;
     retryAfterUntil = 0;
     clearTimeout(retryTimer);
-    // Acknowledged writes come back as server rows with the next pull.
-    if (result.sent > 0 || result.rejected > 0) {
-      void engine.pull('after-send').catch((err) => console.warn('pull after send failed', err));
+    return result;
+  }
+
+  /**
+   * C2. One drain per trigger: requests during a drain coalesce into one more pass. Answers what
+   * the drain sent and refused (undefined when it did not run).
+   */
+  function flush(reason: SyncReason): Promise<DrainResult | undefined> {
+    const userId = signedInId();
+    if (!userId) return Promise.resolve(undefined);
+    const now = Date.now();
+    // Waiting out a backoff: only the retry timer, or a sign that the network is back, tries
+    // sooner; a Retry-After is always honoured.
+    const allowed =
+      reason === 'retry' || now >= retryAt || (URGENT.has(reason) && now >= retryAfterUntil);
+    // A drain under way is joined whatever the reason: a pull waits for it, then brings what
+    // it sent, instead of running beside it.
+    if (flushing) {
+      if (allowed) flushAgain = true;
+      return flushing;
     }
+    if (!allowed) return Promise.resolve(undefined);
+    flushing = (async () => {
+      const total: DrainResult = { sent: 0, rejected: 0, batches: 0, unreadAnswers: 0 };
+      try {
+        do {
+          flushAgain = false;
+          const pass = await drainOnce(userId);
+          total.sent += pass.sent;
+          total.rejected += pass.rejected;
+          total.batches += pass.batches;
+        } while (flushAgain && signedInId() === userId && Date.now() >= retryAt);
+        return total;
+      } finally {
+        flushing = null;
+      }
+    })();
+    return flushing;
+  }
+
+  /** P1-P6, one pull at a time: a request during a pull makes it run once more. */
+  function pullPages(): Promise<void> {
+    const userId = signedInId();
+    if (!userId) return Promise.resolve();
+    if (pulling) {
+      pullAgain = true;
+      return pulling;
+    }
+    pulling = (async () => {
+      try {
+        do {
+          pullAgain = false;
+          await withLock(PULL_LOCK, async () => {
+            // Another person's rows (and cursor) are forgotten: this person starts from a snapshot.
+            await claimDeviceData(userId);
+            return pullAll({
+              userId,
+              fetchPage: fetchPullPage,
+              shouldContinue: () => signedInId() === userId,
+            });
+          });
+          await adoptSelfFromPull(userId);
+        } while (pullAgain && signedInId() === userId);
+      } finally {
+        pulling = null;
+      }
+    })();
+    return pulling;
   }
 
   const engine: LiveEngine = {
     retryAt: () => retryAt,
+    drains: () => drains,
     dispose: () => clearTimeout(retryTimer),
 
-    flushOutbox(reason: SyncReason): Promise<void> {
-      const userId = signedInId();
-      if (!userId) return Promise.resolve();
-      const now = Date.now();
-      // Waiting out a backoff: only the retry timer, or a sign that the network is back
-      // (online, visible, Background Sync, the socket reconnected) tries sooner; a Retry-After
-      // is always honoured.
-      const urgent =
-        reason === 'online' ||
-        reason === 'visible' ||
-        reason === 'background-sync' ||
-        reason === 'reconnect' ||
-        reason === 'sign-out';
-      if (reason !== 'retry' && now < retryAt && (!urgent || now < retryAfterUntil)) {
-        return Promise.resolve();
+    async flushOutbox(reason: SyncReason): Promise<void> {
+      const result = await flush(reason);
+      // Acknowledged writes whose answers held no record come back with the next pull.
+      if (result && (result.sent > 0 || result.rejected > 0)) {
+        void engine.pull('after-send').catch((err) => console.warn('pull after send failed', err));
       }
-      if (flushing) {
-        flushAgain = true;
-        return flushing;
-      }
-      flushing = (async () => {
-        try {
-          do {
-            flushAgain = false;
-            await drainOnce(userId);
-          } while (flushAgain && signedInId() === userId && Date.now() >= retryAt);
-        } finally {
-          flushing = null;
-        }
-      })();
-      return flushing;
     },
 
-    pull(reason: SyncReason): Promise<void> {
-      const userId = signedInId();
-      if (!userId) return Promise.resolve();
-      if (pulling) {
-        pullAgain = true;
-        return pulling;
-      }
-      pulling = (async () => {
-        try {
-          do {
-            pullAgain = false;
-            // The pull never hides a waiting write: send first (re-applied after, too).
-            await engine.flushOutbox(reason);
-            await withLock(PULL_LOCK, async () => {
-              // Another person's rows (and cursor) are forgotten: this person starts from a snapshot.
-              await claimDeviceData(userId);
-              return pullAll({
-                userId,
-                fetchPage: fetchPullPage,
-                shouldContinue: () => signedInId() === userId,
-              });
-            });
-            await adoptSelfFromPull(userId);
-          } while (pullAgain && signedInId() === userId);
-        } finally {
-          pulling = null;
-        }
-      })();
-      return pulling;
+    async pull(reason: SyncReason): Promise<void> {
+      // P0. The pull never hides a waiting write: send first (re-applied after, too), once for
+      // this trigger and with its urgency, unless this pull follows a drain that just sent.
+      if (reason !== 'after-send') await flush(reason);
+      return pullPages();
     },
 
     connect(user: SelfUser): () => void {

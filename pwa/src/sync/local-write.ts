@@ -1,27 +1,33 @@
 /**
  * Every mutation a screen makes goes through `localWrite` (ARCHITECTURE.md guarantee 1,
- * "durable before visible"): in ONE Dexie transaction it applies the optimistic rows, records
- * what they were before, and appends the outbox entry. The UI (useLiveQuery) shows the change
- * only once that transaction has committed, so closing the tab at any moment loses nothing shown.
+ * "durable before visible"): it parses the mutation's arguments with the registry's schema
+ * (shared/src/mutations.ts; a malformed write throws InvalidWrite and nothing is queued), then in
+ * ONE Dexie transaction applies the optimistic rows, records what they were before, and appends
+ * the outbox entry `{name, args}`. The UI (useLiveQuery) shows the change only once that
+ * transaction has committed, so closing the tab at any moment loses nothing shown.
  *
  *   await localWrite({
- *     request: { method: 'POST', path: '/api/pings', body: { id, promptId, receiverId } },
- *     effects: [{ table: 'pings', key: id, after: { ...optimisticPing, pending: true } }],
+ *     mutation: 'ping.send',
+ *     args: { id, promptId, receiverId },
+ *     effects: [{ table: 'pings', key: id, after: pendingPing(...) }],
  *     errorToast: { description: 'Failed to send ping. Please try again.' },
  *   });
  *
- * The engine then (a) drops the `pending` marker when the pull brings the server's row,
+ * The screens call it through the write modules (src/writes/). The engine then (a) puts the
+ * server's answer in place of the optimistic row, or leaves that to the pull (sync/effects.ts),
  * (b) re-applies `after` of entries still waiting on top of pulled state (guarantee 7), and
  * (c) restores `before` and shows `errorToast` when the server refuses the write (guarantee 5).
  */
-import { uuidv7 } from '@pingme/shared';
-import { db, type EffectTable, type OutboxRow, type WriteEffect } from '../db';
+import { MUTATIONS, uuidv7, type MutationInput, type MutationName } from '@pingme/shared';
+import { db, type EffectTable, type MutationOutboxRow, type WriteEffect } from '../db';
 import { useSession } from '../stores';
-import { reapplyPendingWrites, rollbackWrite, tableOf } from './effects';
+import { rowKey, tableOf } from './effects';
 import { requestOutboxFlush } from './outbox';
 
-export interface LocalWrite {
-  request: { method: OutboxRow['method']; path: string; body?: unknown };
+export interface LocalWrite<N extends MutationName> {
+  mutation: N;
+  /** The mutation's arguments, as its schema takes them (parsed here). */
+  args: MutationInput<N>;
   /** Rows to put (after: the new row) or delete (after: null). */
   effects?: { table: EffectTable; key: string; after: Record<string, unknown> | null }[];
   errorToast?: { title?: string; description: string; preferServerMessage?: boolean };
@@ -35,11 +41,23 @@ export function isPending(row: object | null | undefined): boolean {
   return !!row && (row as Record<string, unknown>)[PENDING_FIELD] === true;
 }
 
-// Undo and re-apply live in effects.ts (DOM-free, shared with the service worker).
-export { reapplyPendingWrites, rollbackWrite, tableOf };
+/** A write whose arguments its mutation's schema refuses: nothing was changed or queued. */
+export class InvalidWrite extends Error {
+  constructor(
+    readonly mutation: MutationName,
+    readonly issues: readonly { path: PropertyKey[]; message: string }[],
+  ) {
+    super(`${mutation}: ${issues[0]?.message ?? 'invalid arguments'}`);
+    this.name = 'InvalidWrite';
+  }
+}
 
-/** Applies the effects and queues the request atomically; resolves once both are durable. */
-export async function localWrite(write: LocalWrite): Promise<OutboxRow> {
+/** Parses the arguments, applies the effects and queues the mutation atomically. */
+export async function localWrite<N extends MutationName>(
+  write: LocalWrite<N>,
+): Promise<MutationOutboxRow> {
+  const parsed = MUTATIONS[write.mutation].args.safeParse(write.args);
+  if (!parsed.success) throw new InvalidWrite(write.mutation, parsed.error.issues);
   const effects = write.effects ?? [];
   const tables = [...new Set(effects.map((e) => e.table))].map(tableOf);
   const author = useSession.getState().user?.id;
@@ -53,16 +71,16 @@ export async function localWrite(write: LocalWrite): Promise<OutboxRow> {
       recorded.push({ table: e.table, key: e.key, before, after: e.after });
     }
     const id = uuidv7();
-    const entry: OutboxRow = {
+    const entry: MutationOutboxRow = {
       id,
-      method: write.request.method,
-      path: write.request.path,
-      body: write.request.body ?? {},
+      name: write.mutation,
+      args: parsed.data as Record<string, unknown>,
       idempotencyKey: id,
       createdAt: new Date().toISOString(),
       attempts: 0,
       status: 'pending',
       effects: recorded,
+      rows: recorded.map((e) => rowKey(e.table, e.key)),
       ...(write.errorToast ? { errorToast: write.errorToast } : {}),
       ...(author ? { userId: author } : {}),
     };
@@ -85,7 +103,7 @@ let marks = 0;
  * Always on and cheap (one entry, a few bytes): the device bench measures from this mark to the
  * written row on screen. The detail names the rows the write touched.
  */
-function markLocalWrite(row: OutboxRow): void {
+function markLocalWrite(row: MutationOutboxRow): void {
   if (typeof performance === 'undefined' || typeof performance.mark !== 'function') return;
   try {
     performance.mark(LOCAL_WRITE_MARK, {

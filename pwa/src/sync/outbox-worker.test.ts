@@ -5,6 +5,7 @@ import { db, type OutboxRow } from '../db';
 import { isPending, localWrite } from './local-write';
 import { OUTBOX_LOCK, withLock } from './locks';
 import { drainOutbox, TransportError, type BatchSender } from './outbox-worker';
+import { numbered, numberOf } from './testing';
 
 beforeEach(async () => {
   await Promise.all(db.tables.map((t) => t.clear()));
@@ -16,7 +17,8 @@ async function queue(n: number, from = 0): Promise<OutboxRow[]> {
   for (let i = from; i < from + n; i++) {
     rows.push(
       await localWrite({
-        request: { method: 'POST', path: '/api/pings', body: { n: i } },
+        mutation: 'ping.sendCustom',
+        args: numbered(i),
         effects: [{ table: 'pings', key: `p${i}`, after: { id: `p${i}`, n: i, pending: true } }],
         errorToast: { description: 'Failed to send pings. Please try again.' },
       }),
@@ -33,7 +35,7 @@ const answer = (entries: BatchEntry[], status: (e: BatchEntry, i: number) => num
   })),
 });
 const allOk: BatchSender = async (entries) => answer(entries, () => 201);
-const nOf = (e: BatchEntry) => (('name' in e ? e.args : e.body) as { n: number }).n;
+const nOf = numberOf;
 
 describe('outbox worker', () => {
   it('sends every entry once, oldest first, in bounded batches, each with its own key', async () => {
@@ -60,7 +62,8 @@ describe('outbox worker', () => {
   it('bounds a batch by size too', async () => {
     for (let i = 0; i < 3; i++) {
       await localWrite({
-        request: { method: 'POST', path: '/api/x', body: { blob: 'x'.repeat(400) } },
+        mutation: 'ping.sendCustom',
+        args: { ...numbered(i), customText: `${i} ${'x'.repeat(190)}` },
       });
     }
     const sizes: number[] = [];
@@ -90,7 +93,7 @@ describe('outbox worker', () => {
     expect(result.stopped?.status).toBe(status);
     expect(result.stopped?.unauthorized).toBe(false);
     const left = await db.outbox.orderBy('seq').toArray();
-    expect(left.map((r) => (r.body as { n: number }).n)).toEqual([0, 1, 2]);
+    expect(left.map(numberOf)).toEqual([0, 1, 2]);
     expect(left[0]!.attempts).toBe(1);
     expect(left[0]!.lastError).toBe(error.message);
   });
@@ -125,7 +128,7 @@ describe('outbox worker', () => {
     expect(result.sent).toBe(1);
     expect(result.stopped?.status).toBe(429);
     const left = await db.outbox.orderBy('seq').toArray();
-    expect(left.map((r) => (r.body as { n: number }).n)).toEqual([1, 2, 3]);
+    expect(left.map(numberOf)).toEqual([1, 2, 3]);
     expect(await db.pings.get('p1')).toBeDefined();
   });
 

@@ -3,6 +3,7 @@ import type { PullChange, PullQuery, PullResponse } from '@pingme/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { db, getMeta, setMeta } from '../db';
 import { localWrite } from './local-write';
+import { numbered, testId } from './testing';
 import { getSyncMeta } from './meta';
 import { BadSnapshotToken, pullAll } from './pull-worker';
 
@@ -156,7 +157,8 @@ describe('pull worker', () => {
   it('re-applies a waiting write over server state, and drops `pending` once it is acknowledged', async () => {
     await setMeta('cursor', 1);
     const entry = await localWrite({
-      request: { method: 'PATCH', path: '/api/pings/p1/read', body: {} },
+      mutation: 'ping.markRead',
+      args: { id: testId(1) },
       effects: [{ table: 'pings', key: 'p1', after: { id: 'p1', isRead: true, pending: true } }],
     });
     // The server does not know the read yet: its row says unread; the waiting write wins.
@@ -179,7 +181,8 @@ describe('pull worker', () => {
 
   it('keeps rows of waiting writes through a snapshot’s sweep', async () => {
     await localWrite({
-      request: { method: 'POST', path: '/api/pings', body: { id: 'new' } },
+      mutation: 'ping.sendCustom',
+      args: numbered(2),
       effects: [{ table: 'pings', key: 'new', after: { id: 'new', pending: true } }],
     });
     await pullAll({

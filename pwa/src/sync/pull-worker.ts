@@ -156,6 +156,6 @@ export async function applyPage(
     }
 
     // P5. Waiting writes stay visible on top of server state (guarantee 7).
-    await reapplyPendingWrites();
+    await reapplyPendingWrites(new Set(pulled.keys()));
   });
 }

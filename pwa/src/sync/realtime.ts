@@ -1,10 +1,12 @@
 /**
- * The /ws client (docs/sync.md, "Client", steps R1-R5): one socket per tab while signed in.
+ * The /ws client (docs/sync.md, "Client", steps R1-R6): one socket per tab while signed in.
  * Identity comes from the session cookie; the authenticate frame is kept for compatibility.
+ * Every frame is parsed with the shared `ServerMessage` schema; one that does not match is
+ * dropped and counted (the sync details show the count).
  */
-import type { Ping, SelfUser, ServerMessage } from '@pingme/shared';
+import { ServerMessage, type ClientMessage, type Ping, type SelfUser } from '@pingme/shared';
 import { db } from '../db';
-import { useRealtime } from '../stores';
+import { useConnectivity, useRealtime } from '../stores';
 import { backoffDelay } from './backoff';
 
 export interface RealtimeHooks {
@@ -44,6 +46,21 @@ export async function receiveNewPing(ping: Ping): Promise<void> {
   useRealtime.getState().announceNewPing(ping);
 }
 
+/** R6. A frame as the shared schema reads it; undefined (counted) when it does not match. */
+export function readFrame(data: unknown): ServerMessage | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(frameText(data));
+  } catch {
+    json = undefined;
+  }
+  const parsed = ServerMessage.safeParse(json);
+  if (parsed.success) return parsed.data;
+  useRealtime.getState().noteUnreadable('frames');
+  console.warn('ws: dropped a frame that does not match ServerMessage');
+  return undefined;
+}
+
 /** A frame's text, whether it came as a text frame or as a binary one (UTF-8 JSON). */
 export function frameText(data: unknown): string {
   if (typeof data === 'string') return data;
@@ -80,14 +97,13 @@ export function connectRealtime(user: SelfUser, hooks: RealtimeHooks): () => voi
     // The server may send its JSON in binary frames too: read them as bytes, not Blobs.
     ws.binaryType = 'arraybuffer';
     // R1. Say who we are; the server checks it against the cookie.
-    ws.onopen = () => ws.send(JSON.stringify({ type: 'authenticate', userId: user.id }));
+    ws.onopen = () => {
+      const hello: ClientMessage = { type: 'authenticate', userId: user.id };
+      ws.send(JSON.stringify(hello));
+    };
     ws.onmessage = (event) => {
-      let message: ServerMessage;
-      try {
-        message = JSON.parse(frameText(event.data)) as ServerMessage;
-      } catch {
-        return;
-      }
+      const message = readFrame(event.data);
+      if (!message) return;
       switch (message.type) {
         case 'authenticated':
           // R2. Live: reset the backoff and catch up on what was missed while away.
@@ -125,6 +141,8 @@ export function connectRealtime(user: SelfUser, hooks: RealtimeHooks): () => voi
     };
   }
 
+  // The network is back ('online', or the server answering again after being unreachable):
+  // reconnect now rather than when the backoff says.
   const onOnline = () => {
     if (!socket && !closed) {
       clearTimeout(timer);
@@ -133,12 +151,16 @@ export function connectRealtime(user: SelfUser, hooks: RealtimeHooks): () => voi
     }
   };
   window.addEventListener('online', onOnline);
+  const stopWatching = useConnectivity.subscribe((now, before) => {
+    if (now.serverReachable && !before.serverReachable) onOnline();
+  });
   open();
 
   return () => {
     closed = true;
     clearTimeout(timer);
     window.removeEventListener('online', onOnline);
+    stopWatching();
     socket?.close(1000, 'signed out');
     socket = null;
     setConnected(false);

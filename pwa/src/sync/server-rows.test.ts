@@ -9,10 +9,11 @@
 import 'fake-indexeddb/auto';
 import type { BatchEntry, PullChange, PullResponse } from '@pingme/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { db } from '../db';
+import { db, describeEntry } from '../db';
 import { isPending, localWrite } from './local-write';
 import { drainOutbox } from './outbox-worker';
 import { pullAll } from './pull-worker';
+import { TEST_FRIEND, testId } from './testing';
 
 const ME = 'me';
 
@@ -41,7 +42,7 @@ async function drain(status: number) {
       results: entries.map((e) => ({ idempotencyKey: e.idempotencyKey, status, body: {} })),
     }),
     onRejected: (entry) => {
-      refused.push(entry.path);
+      refused.push(describeEntry(entry));
     },
   });
   return refused;
@@ -61,7 +62,8 @@ describe('the server’s rows a pull brought while a write waited', () => {
   it('replace the optimistic row when the write is acknowledged after that pull', async () => {
     await db.meta.put({ key: 'cursor', value: 1 });
     await localWrite({
-      request: { method: 'POST', path: '/api/moods', body: { id: 'm1' } },
+      mutation: 'mood.share',
+      args: { id: testId(1), friendId: TEST_FRIEND, mood: 'happy', emoji: '😊' },
       effects: [
         {
           table: 'moods',
@@ -86,7 +88,8 @@ describe('the server’s rows a pull brought while a write waited', () => {
     await db.pings.put(ping as never);
     await db.meta.put({ key: 'cursor', value: 1 });
     await localWrite({
-      request: { method: 'POST', path: '/api/pings/p1/reactions', body: { reactionType: 'wow' } },
+      mutation: 'ping.react',
+      args: { pingId: testId(1), reactionType: 'wow' },
       effects: [
         {
           table: 'pings',
@@ -99,7 +102,7 @@ describe('the server’s rows a pull brought while a write waited', () => {
     // Meanwhile the sender reacted; the pull brings that (and moves past it).
     const withTheirs = { ...ping, reactions: [{ userId: 'bo', reactionType: 'heart' }] };
     await pull([{ entity: 'ping', id: 'p1', op: 'upsert', data: withTheirs }], 9);
-    expect(await drain(404)).toEqual(['/api/pings/p1/reactions']);
+    expect(await drain(404)).toEqual(['ping.react']);
     expect(await db.pings.get('p1')).toEqual(withTheirs);
   });
 
@@ -112,12 +115,14 @@ describe('the server’s rows a pull brought while a write waited', () => {
       ...(pending ? { pending } : {}),
     });
     await localWrite({
-      request: { method: 'PUT', path: '/api/profile/update', body: { tagline: 'a' } },
+      mutation: 'profile.update',
+      args: { tagline: 'a' },
       effects: [{ table: 'users', key: ME, after: profile('a', true) }],
     });
     await pull([{ entity: 'user', id: ME, op: 'upsert', data: profile('a') }], 5);
     await localWrite({
-      request: { method: 'PUT', path: '/api/profile/update', body: { tagline: 'b' } },
+      mutation: 'profile.update',
+      args: { tagline: 'b' },
       effects: [{ table: 'users', key: ME, after: profile('b', true) }],
     });
     // Acknowledge only the first: the second still waits, so its row stays.

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { db } from '../db';
 import { idleEngine, installSyncEngine } from './engine';
 import { localWrite } from './local-write';
+import { numbered } from './testing';
 import { base64UrlToBytes } from './push-subscription';
 import { confirmSignOut, unsentChangesMessage } from './sign-out';
 
@@ -13,7 +14,7 @@ beforeEach(async () => {
 
 describe('sign-out with writes waiting', () => {
   it('flushes first and signs out without asking when everything was sent', async () => {
-    await localWrite({ request: { method: 'POST', path: '/api/moods', body: {} } });
+    await localWrite({ mutation: 'ping.sendCustom', args: numbered(0) });
     const flushOutbox = vi.fn(async () => {
       await db.outbox.clear();
     });
@@ -26,7 +27,7 @@ describe('sign-out with writes waiting', () => {
 
   it('asks when writes still wait after the flush, and follows the answer', async () => {
     for (let i = 0; i < 3; i++) {
-      await localWrite({ request: { method: 'POST', path: '/api/moods', body: { i } } });
+      await localWrite({ mutation: 'ping.sendCustom', args: numbered(i) });
     }
     const confirm = vi.fn(() => false);
     expect(await confirmSignOut(confirm)).toBe(false);

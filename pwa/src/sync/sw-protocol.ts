@@ -16,15 +16,6 @@ export type SwToPageMessage =
 /** Page → service worker. workbox-window's messageSkipWaiting() sends SKIP_WAITING. */
 export type PageToSwMessage = { type: 'SKIP_WAITING' };
 
-/** The JSON a Web Push carries (the server's notifier builds it). */
-export interface PushPayload {
-  title?: string;
-  body?: string;
-  /** In-app path to open on click, e.g. /pings. */
-  url?: string;
-  tag?: string;
-}
-
 export function isSwToPageMessage(data: unknown): data is SwToPageMessage {
   if (typeof data !== 'object' || data === null) return false;
   const type = (data as { type?: unknown }).type;

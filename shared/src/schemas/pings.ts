@@ -94,7 +94,13 @@ export const Ping = z.object({
   customEmoji: z.string().nullable(),
   anchorId: Id.nullable(),
   groupId: Id.nullable(),
+  /** When the server received it. */
   createdAt: IsoDate,
+  /**
+   * When the sender wrote it (their device's clock, never after createdAt). The server always
+   * sends it; a device's copy pulled before it existed has none, which means createdAt.
+   */
+  writtenAt: IsoDate.optional(),
   isRead: z.boolean(),
   readAt: IsoDate.nullable(),
   /** Whether the person asking bookmarked it (a moment). */
@@ -105,8 +111,15 @@ export type Ping = z.infer<typeof Ping>;
 
 export const PingList = z.array(Ping);
 
+/**
+ * When the person wrote a ping, as their device's clock says (an outbox entry sent later). The
+ * server keeps it where it is earlier than its own time, and its own time otherwise.
+ */
+export const WrittenAt = z.iso.datetime({ offset: true, message: 'writtenAt must be an ISO time' });
+
 export const SendPingBody = z.strictObject({
   id: Id.optional(),
+  writtenAt: WrittenAt.optional(),
   promptId: ChosenId('Please choose a prompt'),
   receiverId: ChosenId('Please select a friend to send the ping to.'),
 });
@@ -114,6 +127,7 @@ export const SendPingBody = z.strictObject({
 export const GroupPingBody = z
   .strictObject({
     groupId: Id.optional(),
+    writtenAt: WrittenAt.optional(),
     promptId: ChosenId('Please choose a prompt'),
     receiverIds: z
       .array(Id, { message: 'Please select at least one friend to ping' })
@@ -141,6 +155,7 @@ export type GroupPingResponse = z.infer<typeof GroupPingResponse>;
 
 export const CustomPingBody = z.strictObject({
   id: Id.optional(),
+  writtenAt: WrittenAt.optional(),
   receiverId: ChosenId('Please select a friend to send the ping to.'),
   customText: z
     .string({ message: 'Please write a message to send' })

@@ -3,6 +3,7 @@
  * Times are ISO-8601 UTC strings everywhere, so comparing them as text compares instants.
  */
 import type { AdminMetrics } from '@pingme/shared';
+import { sql } from 'kysely';
 import { recordChange } from './changes';
 import type { Db } from './connection';
 import type { UserRow } from './schema';
@@ -84,8 +85,46 @@ export async function adminMetrics(db: Db, now = new Date()): Promise<AdminMetri
     pendingRequests,
     pingsToday,
     averagePingsPerUser: Math.round((totalPings / Math.max(totalUsers, 1)) * 10) / 10,
+    daily: await dailyTrends(db, now),
     computedAt: now.toISOString(),
   };
+}
+
+/** How many UTC days the dashboard's trends show, today included. */
+export const TREND_DAYS = 30;
+
+/**
+ * Per UTC day of the last TREND_DAYS (oldest first): sign-ups, pings, and active people (a ping
+ * sent, a reaction or a mood shared that day). Grouped in the database by the ISO date's first ten
+ * characters (`YYYY-MM-DD`), which SQLite and PostgreSQL both read the same way.
+ */
+export async function dailyTrends(db: Db, now: Date): Promise<AdminMetrics['daily']> {
+  const firstDay = new Date(
+    Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (TREND_DAYS - 1) * DAY_MS,
+  );
+  const from = firstDay.toISOString();
+  const perDay = async (query: ReturnType<typeof sql<{ day: string; n: number | string }>>) =>
+    new Map((await query.execute(db)).rows.map((r) => [r.day, Number(r.n)] as [string, number]));
+  const [signUps, pings, active] = await Promise.all([
+    perDay(sql`select substr(created_at, 1, 10) as day, count(*) as n from users
+      where created_at >= ${from} group by substr(created_at, 1, 10)`),
+    perDay(sql`select substr(created_at, 1, 10) as day, count(*) as n from pings
+      where created_at >= ${from} group by substr(created_at, 1, 10)`),
+    perDay(sql`select day, count(distinct person) as n from (
+        select substr(created_at, 1, 10) as day, sender_id as person from pings where created_at >= ${from}
+        union select substr(created_at, 1, 10), user_id from reactions where created_at >= ${from}
+        union select substr(created_at, 1, 10), user_id from moods where created_at >= ${from}
+      ) as acts group by day`),
+  ]);
+  return Array.from({ length: TREND_DAYS }, (_, i) => {
+    const day = new Date(firstDay.getTime() + i * DAY_MS).toISOString().slice(0, 10);
+    return {
+      day,
+      signUps: signUps.get(day) ?? 0,
+      pings: pings.get(day) ?? 0,
+      activePeople: active.get(day) ?? 0,
+    };
+  });
 }
 
 /**

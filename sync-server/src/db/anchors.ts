@@ -42,7 +42,11 @@ function anchorsWithPeople(db: Db, viewerId: string) {
 
 type JoinedRow = Awaited<ReturnType<ReturnType<typeof anchorsWithPeople>['execute']>>[number];
 
-function toAnchor(r: JoinedRow): Anchor {
+/**
+ * An anchor as the viewer sees it. The label is the asker's own name for the friend ("My
+ * favourite chai buddy"): only the asker sees it; the friend's tile names the asker.
+ */
+function toAnchor(r: JoinedRow, viewerId: string): Anchor {
   return {
     id: r.id,
     userId: r.userId,
@@ -61,7 +65,7 @@ function toAnchor(r: JoinedRow): Anchor {
       profileImageUrl: r.fProfileImageUrl,
       email: r.fEmail,
     },
-    label: r.label,
+    label: r.userId === viewerId ? r.label : null,
     text: r.text,
     emoji: r.emoji,
     color: r.color,
@@ -81,7 +85,7 @@ export async function loadAnchors(db: Db, viewerId: string, ids: string[]): Prom
     .where('a.id', 'in', [...new Set(ids)])
     .orderBy('a.id')
     .execute();
-  return rows.map(toAnchor);
+  return rows.map((r) => toAnchor(r, viewerId));
 }
 
 /** One anchor the viewer is part of, or undefined. */
@@ -113,7 +117,7 @@ export async function listAcceptedAnchors(db: Db, viewerId: string): Promise<Anc
     .orderBy('a.createdAt', 'desc')
     .orderBy('a.id', 'desc')
     .execute();
-  return rows.map(toAnchor);
+  return rows.map((r) => toAnchor(r, viewerId));
 }
 
 /** Pending requests the viewer received ('to') or sent ('from'), newest first. */
@@ -128,7 +132,7 @@ export async function listPendingAnchors(
     .orderBy('a.createdAt', 'desc')
     .orderBy('a.id', 'desc')
     .execute();
-  return rows.map(toAnchor);
+  return rows.map((r) => toAnchor(r, viewerId));
 }
 
 export async function findAnchorRow(db: Db, id: string): Promise<AnchorRow | undefined> {
@@ -191,4 +195,8 @@ export async function answerAnchor(
     .where('status', '=', 'pending')
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+export async function deleteAnchor(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('anchors').where('id', '=', id).execute();
 }

@@ -1,5 +1,5 @@
 /**
- * Migration 007 (change numbers per person) on a SQLite file written before it: the rows keep
+ * Migration 008 (change numbers per person) on a SQLite file written before it: the rows keep
  * their numbers and every counter starts at the highest number issued, so a cursor a device got
  * from the old global log means what it meant: a pull from it brings exactly the person's later
  * changes, with no snapshot, and the numbers given after the migration follow on.
@@ -23,16 +23,16 @@ afterEach(() => {
   dir = undefined;
 });
 
-/** A database file at migration 006, as the server left it before per-person numbers. */
-async function fileBefore007(): Promise<string> {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'pingme-007-'));
+/** A database file at migration 007, as the server left it before per-person numbers. */
+async function fileBefore008(): Promise<string> {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'pingme-008-'));
   const file = path.join(dir, 'pingme.sqlite');
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: new BetterSqlite3(file) }),
     plugins: [new CamelCasePlugin()],
   });
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error } = await migrator.migrateTo('006-perf-indexes');
+  const { error } = await migrator.migrateTo('007-written-at');
   if (error) throw error;
   const now = new Date().toISOString();
   const person = (id: string) => ({
@@ -72,9 +72,9 @@ async function fileBefore007(): Promise<string> {
   return file;
 }
 
-describe('migration 007 on a database with the old global change log', () => {
+describe('migration 008 on a database with the old global change log', () => {
   it('keeps every number, so old cursors pull exactly the later changes; new numbers follow on', async () => {
-    const file = await fileBefore007();
+    const file = await fileBefore008();
     const { db, close } = await openDatabase(file);
     try {
       // Everyone's counter starts at the highest number the old log issued (6), quiet people too.

@@ -1,6 +1,6 @@
 /**
  * The change log (docs/sync.md, "Change log"): one row per affected person per change, numbered
- * per person (1, 2, 3… for each person, from their row in change_counters, migration 007).
+ * per person (1, 2, 3… for each person, from their row in change_counters, migration 008).
  * Writes happen in the write's transaction, as its last step (appendChanges: unit-of-work.ts
  * flushes every unit's rows together); the reads and the pruning serve the pull (sync/pull.ts),
  * the views (sync/views.ts) and each node's live delivery (realtime/relay.ts).

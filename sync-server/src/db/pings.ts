@@ -33,6 +33,8 @@ export type NewPing = {
   anchorId: string | null;
   groupId: string | null;
   createdAt: string;
+  /** When the sender wrote it, where earlier than createdAt (absent or null: the same). */
+  writtenAt?: string | null;
 };
 
 // ---------- people ----------
@@ -166,7 +168,9 @@ export async function sendTargets(
  * (both reference an existing ping).
  */
 export function newPingsAsSent(rows: NewPing[], people: Map<string, UserSummary>): Ping[] {
-  return rows.map((r) => toPing({ ...r, isRead: 0, readAt: null }, people, false));
+  return rows.map((r) =>
+    toPing({ ...r, writtenAt: r.writtenAt ?? null, isRead: 0, readAt: null }, people, false),
+  );
 }
 
 // ---------- loading pings as a viewer sees them ----------
@@ -266,6 +270,7 @@ function toPing(r: PingRow, people: Map<string, UserSummary>, isBookmarked: bool
     anchorId: r.anchorId,
     groupId: r.groupId,
     createdAt: r.createdAt,
+    writtenAt: r.writtenAt ?? r.createdAt,
     isRead: r.isRead === 1,
     readAt: r.readAt,
     isBookmarked,
@@ -406,6 +411,7 @@ const insertPingQuery = compiledOnce(
     anchorId: string | null,
     groupId: string | null,
     createdAt: string,
+    writtenAt: string | null,
   ) =>
     db.insertInto('pings').values({
       id,
@@ -420,6 +426,7 @@ const insertPingQuery = compiledOnce(
       anchorId,
       groupId,
       createdAt,
+      writtenAt,
       isRead: 0,
       readAt: null,
     }),
@@ -442,13 +449,14 @@ export async function insertPings(db: Db, pings: NewPing[]): Promise<void> {
       p.anchorId,
       p.groupId,
       p.createdAt,
+      p.writtenAt ?? null,
     );
     return;
   }
   for (const part of chunks(pings, 50)) {
     await db
       .insertInto('pings')
-      .values(part.map((p) => ({ ...p, isRead: 0, readAt: null })))
+      .values(part.map((p) => ({ ...p, writtenAt: p.writtenAt ?? null, isRead: 0, readAt: null })))
       .execute();
   }
 }

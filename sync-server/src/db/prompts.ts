@@ -3,6 +3,7 @@
  * each with the assignments that person made (a default prompt's assignments are per person).
  */
 import type { Prompt } from '@pingme/shared';
+import { compiledOnce } from './compiled';
 import type { Db } from './connection';
 import { nowIso } from './connection';
 import type { PromptRow } from './schema';
@@ -110,8 +111,13 @@ export async function customPromptIds(db: Db, ownerId: string): Promise<string[]
   return rows.map((r) => r.id);
 }
 
+/** Every send from a prompt reads it: compiled once (db/compiled.ts). */
+const findPromptQuery = compiledOnce((db: Db, id: string) =>
+  db.selectFrom('prompts').selectAll().where('id', '=', id),
+);
+
 export async function findPrompt(db: Db, id: string): Promise<PromptRow | undefined> {
-  return db.selectFrom('prompts').selectAll().where('id', '=', id).executeTakeFirst();
+  return (await findPromptQuery(db, id)).rows[0];
 }
 
 /** A prompt viewerId may send or assign: a default one or their own. */

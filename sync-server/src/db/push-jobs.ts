@@ -1,5 +1,5 @@
 /**
- * Web Push jobs (migration 008): written in the transaction of the write that causes them, then
+ * Web Push jobs (migration 009): written in the transaction of the write that causes them, then
  * claimed for a while (`claimed_until`, ms) by the node that sends them, and deleted once sent.
  * A claim is an UPDATE of an unclaimed row: on PostgreSQL two nodes never both get one (the
  * orphan sweep locks its rows with FOR UPDATE SKIP LOCKED and passes over those another node is

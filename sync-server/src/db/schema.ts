@@ -113,6 +113,8 @@ export interface PingsTable {
   isRead: number;
   readAt: string | null;
   createdAt: string;
+  /** When the sender wrote it, where earlier than createdAt (migration 007); null: the same. */
+  writtenAt: string | null;
 }
 
 export interface ReactionsTable {
@@ -197,7 +199,7 @@ export interface EnergySnapshotsTable {
 /** 'create': a record's first change (a delivered ping: each node's hub sends new_ping from it). */
 export type ChangeOp = 'upsert' | 'delete' | 'create';
 
-/** The change log (migration 007): each person's changes, numbered 1, 2, 3… per person. */
+/** The change log (migration 008): each person's changes, numbered 1, 2, 3… per person. */
 export interface ChangesTable {
   userId: string;
   seq: number;
@@ -219,7 +221,7 @@ export interface ServerSettingsTable {
   value: string;
 }
 
-/** A Web Push to send (migration 008); `claimedUntil` (ms) is 0 until a node claims it. */
+/** A Web Push to send (migration 009); `claimedUntil` (ms) is 0 until a node claims it. */
 export interface PushJobsTable {
   id: string;
   receiverId: string;

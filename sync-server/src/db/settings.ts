@@ -1,5 +1,5 @@
 /**
- * Values every node must share, generated once by whichever node starts first (migration 008):
+ * Values every node must share, generated once by whichever node starts first (migration 009):
  * the first insert wins, every node reads the winner's.
  */
 import type { Db } from './connection';

@@ -8,6 +8,7 @@ import {
   activeAnchorsBetween,
   answerAnchor,
   countActiveAnchors,
+  deleteAnchor,
   findAnchorRow,
   insertAnchor,
   loadAnchor,
@@ -29,6 +30,7 @@ export const ANCHOR_MESSAGES = {
   notFound: 'Anchor request not found',
   onlyReceiver: 'Only the person who was asked can answer this anchor request',
   answered: 'This anchor request was already answered',
+  useRespond: 'Answer this anchor request with accept or decline',
 } as const;
 
 async function mustLoad(trx: Db, viewerId: string, id: string): Promise<Anchor> {
@@ -37,7 +39,7 @@ async function mustLoad(trx: Db, viewerId: string, id: string): Promise<Anchor> 
   return a;
 }
 
-export const anchorMutations: HandlerTable<'anchor.create' | 'anchor.respond'> = {
+export const anchorMutations: HandlerTable<'anchor.create' | 'anchor.respond' | 'anchor.delete'> = {
   async 'anchor.create'({ trx, changes, me }, args) {
     if (args.id) {
       const existing = await findAnchorRow(trx, args.id);
@@ -117,5 +119,18 @@ export const anchorMutations: HandlerTable<'anchor.create' | 'anchor.respond'> =
       throw conflict(ANCHOR_MESSAGES.answered);
     await changes.record([row.userId, row.friendId], 'anchor', row.id);
     return { body: await mustLoad(trx, me.id, row.id) };
+  },
+
+  async 'anchor.delete'({ trx, changes, me }, { id }) {
+    const row = await findAnchorRow(trx, id);
+    // Either person may unpin an active anchor; anyone else gets the 404 of an unknown id.
+    if (!row || (row.userId !== me.id && row.friendId !== me.id) || row.status === 'declined')
+      throw notFound(ANCHOR_MESSAGES.notFound);
+    // A request waiting for the friend is answered by them (anchor.respond), withdrawn by the asker.
+    if (row.status === 'pending' && row.userId !== me.id)
+      throw forbidden(ANCHOR_MESSAGES.useRespond);
+    await deleteAnchor(trx, row.id);
+    await changes.record([row.userId, row.friendId], 'anchor', row.id, 'delete');
+    return { body: { success: true } };
   },
 };

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { MUTATIONS, restCall, type MutationArgs, type MutationName } from '@pingme/shared';
+import { CompiledQuery } from 'kysely';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import {
@@ -189,29 +190,29 @@ async function twinAnswer(
  * savepoint: a refusal rolls back that write alone.
  */
 export async function applyInSavepoint(
-  trx: Awaited<ReturnType<ReturnType<Db['startTransaction']>['execute']>>,
+  trx: Db,
   caller: Caller,
   entry: Entry,
-  index: number,
   committed: ChangeSet[],
 ): Promise<EntryAnswer> {
   const prepared = await prepare(trx, caller, entry);
   if ('replay' in prepared) return prepared.replay;
-  const name = `entry_${index}`;
   for (let attempt = 0; ; attempt++) {
-    const sp = await trx.savepoint(name).execute();
+    // One write at a time in a transaction: each savepoint is released or rolled back before the
+    // next begins, so one name serves all, and its three statements are compiled once.
+    await trx.executeQuery(SAVEPOINT);
     const changes = new ChangeSet();
     try {
-      const answer = await applyParsed({ trx: sp, changes }, caller, entry, prepared.args);
-      await sp.releaseSavepoint(name).execute();
+      const answer = await applyParsed({ trx, changes }, caller, entry, prepared.args);
+      await trx.executeQuery(RELEASE);
       committed.push(changes);
       return answer;
     } catch (err) {
       // PostgreSQL gave up on the whole transaction's locks: the group runs again (coalesce.ts).
       if (isRetryableConflict(err)) throw new BrokenTransaction(err);
       try {
-        await sp.rollbackToSavepoint(name).execute();
-        await sp.releaseSavepoint(name).execute();
+        await trx.executeQuery(ROLLBACK_TO);
+        await trx.executeQuery(RELEASE);
       } catch (broken) {
         await settle([changes], 'rolledBack');
         throw new BrokenTransaction(broken);
@@ -229,6 +230,10 @@ export async function applyInSavepoint(
     }
   }
 }
+
+const SAVEPOINT = CompiledQuery.raw('savepoint write');
+const RELEASE = CompiledQuery.raw('release write');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to write');
 
 /** A savepoint that could not be rolled back: the whole shared transaction is lost. */
 export class BrokenTransaction extends Error {

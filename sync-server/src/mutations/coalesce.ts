@@ -81,7 +81,6 @@ async function runGroupOnce(
   let trx;
   try {
     trx = await db.startTransaction().execute();
-    let savepoints = 0;
     for (const job of jobs) {
       const outcomes: ItemOutcome[] = [];
       let stoppedAt: number | undefined;
@@ -95,7 +94,7 @@ async function runGroupOnce(
         else {
           try {
             outcome = {
-              answer: await applyInSavepoint(trx, job.caller, item.entry, savepoints++, committed),
+              answer: await applyInSavepoint(trx, job.caller, item.entry, committed),
             };
           } catch (err) {
             if (err instanceof BrokenTransaction) throw err.cause;

@@ -22,6 +22,7 @@ import type { FriendshipRow } from '../db/schema';
 import { findUserById, findUserByInviteCode, toSummary } from '../db/users';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { buckets, throttle } from '../services/rate-limits';
+import { severTies } from '../services/safety';
 import type { HandlerTable, MutationContext, MutationPreCheck, Outcome } from './context';
 
 async function otherPerson(trx: Db, row: FriendshipRow, me: string) {
@@ -82,8 +83,15 @@ async function sendRequest(
   };
 }
 
+export const FRIEND_NOT_FOUND = 'Friend not found';
+
 export const friendMutations: HandlerTable<
-  'friend.request' | 'friend.add' | 'friend.accept' | 'friend.decline' | 'invite.use'
+  | 'friend.request'
+  | 'friend.add'
+  | 'friend.accept'
+  | 'friend.decline'
+  | 'friend.remove'
+  | 'invite.use'
 > = {
   'friend.request': (c, args) => sendRequest(c, args.friendId),
 
@@ -115,6 +123,14 @@ export const friendMutations: HandlerTable<
     await changes.record([row.requesterId, row.addresseeId], 'friendship', row.id, 'delete');
     const outcome = row.addresseeId === me.id ? 'declined' : 'withdrawn';
     return { body: { success: true, requestId, outcome, friend } };
+  },
+
+  async 'friend.remove'({ trx, changes, me }, { friendId }) {
+    const row = friendId === me.id ? undefined : await findFriendshipBetween(trx, me.id, friendId);
+    // Only a friend can be unfriended; anyone else is as unknown as someone who does not exist.
+    if (row?.status !== 'accepted') throw notFound(FRIEND_NOT_FOUND);
+    await severTies(trx, changes, me.id, friendId);
+    return { body: { success: true } };
   },
 
   async 'invite.use'({ trx, changes, me }, { code }) {

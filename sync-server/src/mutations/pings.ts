@@ -112,6 +112,7 @@ export const pingMutations: HandlerTable<
       ids: args.id ? [args.id] : [],
       groupId: null,
       content,
+      writtenAt: args.writtenAt,
     });
     return { status: 201, body: ping! };
   },
@@ -126,6 +127,7 @@ export const pingMutations: HandlerTable<
       ids: args.ids ?? [],
       groupId,
       content,
+      writtenAt: args.writtenAt,
     });
     return { status: 201, body: { groupId, pings } };
   },
@@ -153,6 +155,7 @@ export const pingMutations: HandlerTable<
       ids: args.id ? [args.id] : [],
       groupId: null,
       content,
+      writtenAt: args.writtenAt,
     });
     return { status: 201, body: ping! };
   },

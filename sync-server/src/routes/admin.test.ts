@@ -17,7 +17,7 @@ import {
   type MailSink,
 } from '../../test/mail-sink';
 import { ServerProcess } from '../../test/server-process';
-import { insertDemoPing } from '../db/demo-data';
+import { insertDemoPing, insertDemoReaction } from '../db/demo-data';
 import { updateUser } from '../db/users';
 
 const ADMIN_EMAIL = 'boss@admin.test';
@@ -120,6 +120,7 @@ describe('GET /api/admin/metrics', () => {
       pendingRequests: 2,
       pingsToday,
       averagePingsPerUser: 0.8,
+      daily: expect.any(Array),
       computedAt: expect.any(String),
     });
     expect(Math.abs(Date.parse(res.body.computedAt) - Date.now())).toBeLessThan(60_000);
@@ -260,6 +261,66 @@ describe('ADMIN_EMAILS needs a verified address', () => {
       expect(login.body.isAdmin).toBe(false);
     } finally {
       await proc.dispose();
+    }
+  });
+});
+
+describe('GET /api/admin/metrics: daily trends of the last 30 days', () => {
+  it('counts sign-ups, pings and active people per UTC day, oldest first, today last', async () => {
+    const fresh = await startTestServer({ ADMIN_EMAILS: 'trends@admin.test' });
+    try {
+      const boss = await verifyEmailOf(
+        fresh,
+        await makeUser(fresh, { email: 'trends@admin.test' }),
+      );
+      const [a, b, c] = [await makeUser(fresh), await makeUser(fresh), await makeUser(fresh)];
+      await makeFriends(a, b);
+      await makeFriends(c, b);
+      const fdb = fresh.database.db;
+      const now = new Date();
+      const daysAgo = (n: number) => new Date(now.getTime() - n * DAY);
+      // C signed up three days ago; A sent two pings today, C one three days ago; B reacted to
+      // C's ping a day ago.
+      await updateUser(fdb, c.id, { createdAt: daysAgo(3).toISOString() });
+      const ping = (from: MadeUser, at: Date) =>
+        insertDemoPing(fdb, {
+          senderId: from.id,
+          receiverId: b.id,
+          promptText: 'Ping me when',
+          promptEmoji: '💭',
+          createdAt: at,
+          read: false,
+        });
+      await ping(a, now);
+      await ping(a, now);
+      const old = await ping(c, daysAgo(3));
+      await insertDemoReaction(fdb, {
+        pingId: old,
+        userId: b.id,
+        reactionType: 'heart',
+        createdAt: daysAgo(1),
+      });
+
+      const res = await boss.client.get('/api/admin/metrics');
+      expect(res.status).toBe(200);
+      const daily = res.body.daily as {
+        day: string;
+        signUps: number;
+        pings: number;
+        activePeople: number;
+      }[];
+      expect(daily).toHaveLength(30);
+      const dayOf = (d: Date) => d.toISOString().slice(0, 10);
+      expect(daily[29]!.day).toBe(dayOf(now));
+      expect(daily[0]!.day).toBe(dayOf(daysAgo(29)));
+      const on = (d: Date) => daily.find((x) => x.day === dayOf(d))!;
+      // Today: the boss, A and B signed up; A sent two pings (one active person).
+      expect(on(now)).toMatchObject({ signUps: 3, pings: 2, activePeople: 1 });
+      expect(on(daysAgo(1))).toMatchObject({ signUps: 0, pings: 0, activePeople: 1 });
+      expect(on(daysAgo(3))).toMatchObject({ signUps: 1, pings: 1, activePeople: 1 });
+      expect(daily.reduce((n, x) => n + x.pings, 0)).toBe(3);
+    } finally {
+      await fresh.stop();
     }
   });
 });

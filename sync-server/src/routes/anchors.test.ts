@@ -3,6 +3,7 @@ import { uuidv7 } from '@pingme/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   makeFriends,
+  pullAll,
   makeUser,
   startTestServer,
   type MadeUser,
@@ -53,6 +54,7 @@ describe('anchors: signed out', () => {
     ['GET', '/api/profile/anchors/requests'],
     ['GET', '/api/profile/anchors/requests/sent'],
     ['PATCH', `/api/profile/anchors/${uuidv7()}/respond`],
+    ['DELETE', `/api/profile/anchors/${uuidv7()}`],
   ])('%s %s is 401 Unauthorized', async (method, path) => {
     const res = await server.client().request(method, path, method === 'GET' ? undefined : {});
     expect(res.status).toBe(401);
@@ -89,6 +91,17 @@ describe('POST /api/profile/anchors', () => {
 
     const received = await b!.client.get('/api/profile/anchors/requests');
     expect(received.body.map((x: { id: string }) => x.id)).toEqual([res.body.id]);
+    // The label is A's own name for B: B never sees it (issue 15, item 7), in any answer.
+    expect(received.body[0].label).toBeNull();
+    const pulledByB = await pullAll(b!.client);
+    const anchorForB = pulledByB.changes.find((c) => c.id === res.body.id)!.data as {
+      label: string | null;
+    };
+    expect(anchorForB.label).toBeNull();
+    const pulledByA = await pullAll(a!.client);
+    expect(
+      (pulledByA.changes.find((c) => c.id === res.body.id)!.data as { label: string | null }).label,
+    ).toBe('Chai buddy');
     const sent = await a!.client.get('/api/profile/anchors/requests/sent');
     expect(sent.body.map((x: { id: string }) => x.id)).toEqual([res.body.id]);
     expect((await a!.client.get('/api/profile/anchors/requests')).body).toEqual([]);
@@ -388,6 +401,65 @@ describe('PATCH /api/profile/anchors/{id}/respond', () => {
     expect(second.body).toEqual(first.body);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect(await changeRows(req.body.id)).toHaveLength(4);
+  });
+});
+
+describe('DELETE /api/profile/anchors/{id}', () => {
+  it('either person unpins an accepted anchor: gone for both, with a tombstone each', async () => {
+    for (const remover of ['asker', 'friend'] as const) {
+      const [a, b] = await friends(2);
+      await makeFriends(a!, b!);
+      const id = (await ask(a!, b!)).body.id as string;
+      expect(
+        (await b!.client.patch(`/api/profile/anchors/${id}/respond`, { response: 'accept' }))
+          .status,
+      ).toBe(200);
+      const who = remover === 'asker' ? a! : b!;
+      const res = await who.client.del(`/api/profile/anchors/${id}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: true });
+      expect((await a!.client.get('/api/profile/anchors')).body).toEqual([]);
+      expect((await b!.client.get('/api/profile/anchors')).body).toEqual([]);
+      const rows = await changeRows(id);
+      expect(
+        rows
+          .filter((r) => r.op === 'delete')
+          .map((r) => r.userId)
+          .sort(),
+      ).toEqual([a!.id, b!.id].sort());
+      // Anchored again later, as a new anchor.
+      expect((await ask(a!, b!)).status).toBe(201);
+    }
+  });
+
+  it('the asker withdraws a pending request; the person asked answers it instead (403)', async () => {
+    const [a, b] = await friends(2);
+    await makeFriends(a!, b!);
+    const id = (await ask(a!, b!)).body.id as string;
+    const byFriend = await b!.client.del(`/api/profile/anchors/${id}`);
+    expect(byFriend.status).toBe(403);
+    expect(byFriend.body.error).toBe(ANCHOR_MESSAGES.useRespond);
+    expect((await b!.client.get('/api/profile/anchors/requests')).body).toHaveLength(1);
+    expect((await a!.client.del(`/api/profile/anchors/${id}`)).status).toBe(200);
+    expect((await b!.client.get('/api/profile/anchors/requests')).body).toEqual([]);
+  });
+
+  it('is 404 for a stranger, an unknown id and a declined anchor; 400 for a malformed id', async () => {
+    const [a, b, stranger] = await friends(3);
+    await makeFriends(a!, b!);
+    const id = (await ask(a!, b!)).body.id as string;
+    const before = await anchorRowCount();
+    for (const res of [
+      await stranger!.client.del(`/api/profile/anchors/${id}`),
+      await a!.client.del(`/api/profile/anchors/${uuidv7()}`),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body.error).toBe(ANCHOR_MESSAGES.notFound);
+    }
+    await b!.client.patch(`/api/profile/anchors/${id}/respond`, { response: 'decline' });
+    expect((await a!.client.del(`/api/profile/anchors/${id}`)).status).toBe(404);
+    expect((await a!.client.del('/api/profile/anchors/not-an-id')).status).toBe(400);
+    expect(await anchorRowCount()).toBe(before);
   });
 });
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   makeFriends,
   makeUser,
+  pullAll,
   startTestServer,
   type MadeUser,
   type TestServer,
@@ -421,6 +422,63 @@ describe('POST /api/friends/reject', () => {
     const requestId = await request(a, b);
     expect((await b.client.post('/api/friends/reject', { requestId })).status).toBe(200);
     expect((await b.client.post('/api/friends/reject', { requestId })).status).toBe(404);
+  });
+});
+
+describe('DELETE /api/friends/{friendId}: unfriend', () => {
+  it('ends the friendship for both, with anchors and assignments; pings stay as history', async () => {
+    const a = await makeUser(server);
+    const b = await makeUser(server);
+    await makeFriends(a, b);
+    const hug = (await a.client.get('/api/prompts/default')).body[0].id;
+    const sent = await a.client.post('/api/pings', { promptId: hug, receiverId: b.id });
+    expect(sent.status).toBe(201);
+    const anchor = await a.client.post('/api/profile/anchors', { friendId: b.id, text: 'Tea?' });
+    expect(anchor.status).toBe(201);
+    const own = await a.client.post('/api/prompts', { text: 'Only for B', emoji: '🫖' });
+    await a.client.post('/api/prompts/assign', { promptId: own.body.id, friendId: b.id });
+    const before = await pullAll(b.client);
+
+    const res = await b.client.del(`/api/friends/${a.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true });
+    expect(await friendshipRows(a.id, b.id)).toHaveLength(0);
+    expect((await a.client.get('/api/friends')).body).toEqual([]);
+    expect((await b.client.get('/api/profile/anchors/requests')).body).toEqual([]);
+    const prompt = (await a.client.get('/api/prompts/user')).body.find(
+      (p: { id: string }) => p.id === own.body.id,
+    );
+    expect(prompt.assignments).toEqual([]);
+    // The ping is history: still there for both.
+    expect((await b.client.get('/api/pings/recent')).body.map((p: { id: string }) => p.id)).toEqual(
+      [sent.body.id],
+    );
+    // B's device drops the friendship, A's profile and the anchor.
+    const after = await pullAll(b.client, before.cursor);
+    const gone = after.changes.filter((c) => c.op === 'delete').map((c) => `${c.entity}:${c.id}`);
+    expect(gone).toEqual(expect.arrayContaining([`user:${a.id}`, `anchor:${anchor.body.id}`]));
+    expect(gone.some((g) => g.startsWith('friendship:'))).toBe(true);
+    // Either may ask again.
+    expect((await a.client.post('/api/friends/request', { friendId: b.id })).status).toBe(201);
+  });
+
+  it('is 404 for someone who is not a friend (a stranger, a pending request, oneself)', async () => {
+    const a = await makeUser(server);
+    const b = await makeUser(server);
+    const stranger = await makeUser(server);
+    await request(a, b);
+    for (const [who, target] of [
+      [a, b],
+      [b, a],
+      [a, stranger],
+      [a, a],
+    ] as const) {
+      const res = await who.client.del(`/api/friends/${target.id}`);
+      expect(res.status).toBe(404);
+      expect(res.body.error).toBe('Friend not found');
+    }
+    expect(await friendshipRows(a.id, b.id)).toHaveLength(1);
+    expect((await a.client.del('/api/friends/not-an-id')).status).toBe(400);
   });
 });
 

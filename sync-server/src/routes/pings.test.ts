@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   makeFriends,
   makeUser,
+  pullAll,
   startTestServer,
   type MadeUser,
   type TestServer,
@@ -103,6 +104,7 @@ describe('POST /api/pings', () => {
       anchorId: null,
       groupId: null,
       createdAt: expect.any(String),
+      writtenAt: expect.any(String),
       isRead: false,
       readAt: null,
       isBookmarked: false,
@@ -242,6 +244,64 @@ describe('POST /api/pings', () => {
     } finally {
       server.events.off('newPing', listener);
     }
+  });
+});
+
+describe('writtenAt: when the sender wrote a ping (issue 15, item 12)', () => {
+  it('keeps the device time of a ping written earlier, and the receiver pulls it', async () => {
+    const { a, b } = await trio();
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
+    const res = await a.client.post('/api/pings', {
+      promptId: HUG,
+      receiverId: b.id,
+      writtenAt: twoHoursAgo,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.writtenAt).toBe(twoHoursAgo);
+    expect(Date.parse(res.body.createdAt)).toBeGreaterThan(Date.parse(twoHoursAgo));
+    const pulled = await pullAll(b.client);
+    const ping = pulled.changes.find((c) => c.id === res.body.id)!.data as Ping;
+    expect(ping.writtenAt).toBe(twoHoursAgo);
+    expect((await b.client.get('/api/pings/recent')).body[0].writtenAt).toBe(twoHoursAgo);
+  });
+
+  it('does not believe a clock ahead of the server: a future time becomes the arrival time', async () => {
+    const { a, b } = await trio();
+    const tomorrow = new Date(Date.now() + 24 * 3600_000).toISOString();
+    const res = await a.client.post('/api/pings/custom', {
+      receiverId: b.id,
+      customText: 'from the future',
+      writtenAt: tomorrow,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.writtenAt).toBe(res.body.createdAt);
+  });
+
+  it('without it, writtenAt is the arrival time; a group ping keeps it for every receiver', async () => {
+    const { a, b, c } = await trio();
+    await makeFriends(a, c);
+    const plain = await send(a, b);
+    expect(plain.writtenAt).toBe(plain.createdAt);
+    const earlier = new Date(Date.now() - 60_000).toISOString();
+    const group = await a.client.post('/api/pings/group', {
+      promptId: HUG,
+      receiverIds: [b.id, c.id],
+      writtenAt: earlier,
+    });
+    expect(group.status).toBe(201);
+    expect(group.body.pings.map((p: Ping) => p.writtenAt)).toEqual([earlier, earlier]);
+  });
+
+  it('refuses a writtenAt that is not an ISO time', async () => {
+    const { a, b } = await trio();
+    const res = await a.client.post('/api/pings', {
+      promptId: HUG,
+      receiverId: b.id,
+      writtenAt: 'yesterday',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('writtenAt must be an ISO time');
+    expect(await pingRowsFrom(a.id)).toEqual([]);
   });
 });
 

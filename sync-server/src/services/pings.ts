@@ -84,7 +84,14 @@ export async function sendPings(
   trx: Db,
   changes: ChangeSet,
   senderId: string,
-  send: { receiverIds: string[]; ids: string[]; groupId: string | null; content: PingContent },
+  send: {
+    receiverIds: string[];
+    ids: string[];
+    groupId: string | null;
+    content: PingContent;
+    /** When the sender wrote it, as their device says (kept only where earlier than now). */
+    writtenAt?: string | undefined;
+  },
 ): Promise<Ping[]> {
   // The receivers, whether each is a friend, the daily counts and the sender: one query.
   const now = Date.now();
@@ -96,12 +103,14 @@ export async function sendPings(
   await enforceDailyLimits(trx, senderId, send.receiverIds, receivers, since, now);
 
   const createdAt = new Date().toISOString();
+  const writtenAt = writtenBefore(send.writtenAt, createdAt);
   const rows: NewPing[] = send.receiverIds.map((receiverId, i) => ({
     id: send.ids[i] ?? uuidv7(),
     senderId,
     receiverId,
     groupId: send.groupId,
     createdAt,
+    writtenAt,
     ...send.content,
   }));
   await insertPings(trx, rows);
@@ -120,6 +129,18 @@ export async function sendPings(
   const pings = newPingsAsSent(rows, people);
   for (const p of pings) changes.newPing(p.receiverId, p);
   return pings;
+}
+
+/**
+ * The time a device says the ping was written, kept only where it is earlier than the server's
+ * own (`now`): a clock ahead of the server is not believed. Null when it says nothing or later.
+ */
+export function writtenBefore(deviceTime: string | undefined, now: string): string | null {
+  if (deviceTime === undefined) return null;
+  const t = Date.parse(deviceTime);
+  const n = Date.parse(now);
+  if (!Number.isFinite(t) || t >= n) return null;
+  return new Date(t).toISOString();
 }
 
 /** Each receiver's limit counts this sender's pings to them in the last RATE_WINDOW_MS. */

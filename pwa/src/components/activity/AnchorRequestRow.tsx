@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { toast } from '../../stores';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
-import { respondToAnchor } from '../friends/writes';
+import { respondToAnchor } from '../../writes/anchors';
 
 export function AnchorRequestRow({ anchor, now }: { anchor: Anchor; now: number }) {
   const [busy, setBusy] = useState(false);

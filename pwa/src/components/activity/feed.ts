@@ -16,6 +16,7 @@ import {
   anchorRequestNotificationId,
   friendRequestNotificationId,
 } from '../../notifications/viewed';
+import { pingEmoji, pingText, sentText } from '../../lib/ping-text';
 
 const DAY_MS = 86_400_000;
 
@@ -38,15 +39,6 @@ export interface FeedInput {
 }
 
 // ── Shared pieces ──────────────────────────────────────────────────────────────────────
-
-/** The text a ping carries: its prompt as sent, else its custom text. */
-export function pingText(ping: Pick<Ping, 'prompt' | 'customText'>): string {
-  return ping.prompt?.text ?? ping.customText ?? '';
-}
-
-export function pingEmoji(ping: Pick<Ping, 'prompt' | 'customEmoji'>): string {
-  return ping.prompt?.emoji ?? ping.customEmoji ?? '💭';
-}
 
 const time = (iso: string) => new Date(iso).getTime();
 const newestFirst = <T extends { at: string }>(a: T, b: T) => time(b.at) - time(a.at);
@@ -160,7 +152,7 @@ export function notificationFeed(input: FeedInput): NotificationItem[] {
       at: ping.createdAt,
       person: ping.sender,
       ping,
-      text: `${displayName(ping.sender)} sent you a ping: ${activityView(pingText(ping))}`,
+      text: `${displayName(ping.sender)} sent you a ping: ${activityView(sentText(ping))}`,
     });
   }
   return items.sort(newestFirst);
@@ -203,7 +195,7 @@ export function pingStatus(ping: Ping, meId: string): 'Sent' | 'New' | 'Opened' 
 function pingItem(ping: Ping, meId: string): ActivityItem {
   const mine = ping.senderId === meId;
   const other = mine ? ping.receiver : ping.sender;
-  const text = pingText(ping);
+  const text = pingText(ping, meId);
   return {
     id: `ping_${ping.id}`,
     kind: mine ? 'ping_sent' : 'ping_received',
@@ -211,7 +203,7 @@ function pingItem(ping: Ping, meId: string): ActivityItem {
     person: other,
     text: mine
       ? `You pinged ${displayName(other)}: ${text}`
-      : `${displayName(other)} sent you a ping: ${activityView(text)}`,
+      : `${displayName(other)} sent you a ping: ${activityView(sentText(ping))}`,
     emoji: pingEmoji(ping),
     status: pingStatus(ping, meId),
     ping,
@@ -274,8 +266,8 @@ function bookmarkItems(input: FeedInput): ActivityItem[] {
         person: other,
         text:
           p.senderId === input.meId
-            ? `You bookmarked your ping to ${displayName(other)}: ${pingText(p)}`
-            : `You bookmarked ${displayName(other)}'s ping: ${activityView(pingText(p))}`,
+            ? `You bookmarked your ping to ${displayName(other)}: ${sentText(p)}`
+            : `You bookmarked ${displayName(other)}'s ping: ${activityView(sentText(p))}`,
         emoji: '🔖',
         status: 'Bookmarked' as const,
         ping: p,

@@ -1,13 +1,14 @@
 /**
  * The admin's 'Open Reports' (GET /api/admin/reports?status=open), newest first, each with
- * 'Resolve' (PATCH /api/admin/reports/{id} {status:'resolved'}).
+ * 'Resolve' (report.resolve).
  */
 import { AdminReport, displayName, relativeTime } from '@pingme/shared';
-import { useState } from 'react';
 import { z } from 'zod';
-import { api, errorMessage } from '../../api';
+import { api } from '../../api';
 import { useApiData } from '../../hooks/useApiData';
+import { useRowAction } from '../../hooks/useRowAction';
 import { toast } from '../../stores';
+import { resolveReport } from '../../writes/safety';
 import { Button } from '../Button';
 import '../../styles/safety.css';
 
@@ -16,24 +17,14 @@ const loadOpenReports = () =>
 
 export function OpenReports() {
   const { state, reload: load, update } = useApiData(loadOpenReports);
-  const [busy, setBusy] = useState<string | null>(null);
+  const { busy, run } = useRowAction();
 
-  const resolve = async (r: AdminReport) => {
-    setBusy(r.id);
-    try {
-      await api.patch(
-        `/api/admin/reports/${r.id}`,
-        { status: 'resolved' },
-        { schema: AdminReport },
-      );
+  const resolve = (r: AdminReport) =>
+    run(r.id, async () => {
+      await resolveReport(r.id);
       toast({ title: 'Report resolved', variant: 'success' });
       update((reports) => reports.filter((x) => x.id !== r.id));
-    } catch (err) {
-      toast({ title: 'Error', description: errorMessage(err), variant: 'destructive' });
-    } finally {
-      setBusy(null);
-    }
-  };
+    });
 
   let body;
   if (state.kind === 'loading') {

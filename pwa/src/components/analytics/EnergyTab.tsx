@@ -7,7 +7,7 @@
 import { EnergyEntry, POLL_MS, displayName, energySummary } from '@pingme/shared';
 import { useState } from 'react';
 import { z } from 'zod';
-import { api } from '../../api';
+import { sendNow } from '../../writes/send-now';
 import { toast } from '../../stores';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
@@ -35,7 +35,7 @@ export function EnergyTab({ meId }: { meId: string }) {
   const refresh = async () => {
     setUpdating(true);
     try {
-      answer.replace(await api.post('/api/energy/update-all', undefined, { schema: EnergyList }));
+      answer.replace(await sendNow('energy.refresh', {}));
     } catch {
       toast({
         title: 'Update Failed',

@@ -9,8 +9,8 @@ import { db } from '../../db';
 import { isPending } from '../../sync/local-write';
 import { Button } from '../Button';
 import { useFriends } from '../home/useHomeData';
-import { AssignPromptDialog } from '../library/AssignPromptDialog';
-import { CreatePromptDialog } from '../library/CreatePromptDialog';
+import { AssignPromptDialog } from '../../dialogs/AssignPromptDialog';
+import { CreatePromptDialog } from '../../dialogs/CreatePromptDialog';
 import '../../styles/library.css';
 
 export function FriendPrompts({ meId }: { meId: string }) {

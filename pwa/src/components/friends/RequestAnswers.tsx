@@ -16,7 +16,7 @@ import {
 } from 'react';
 import { FriendAddedDialog } from '../../dialogs/FriendAddedDialog';
 import { toast } from '../../stores';
-import { acceptFriendRequest, declineFriendRequest } from './writes';
+import { acceptFriendRequest, declineFriendRequest } from '../../writes/friends';
 
 export type RequestOutcome = 'accepted' | 'declined';
 

@@ -17,7 +17,8 @@ import { TextField } from '../TextField';
 import { CountedTextArea } from './CountedTextArea';
 import { SendIcon } from '../icons';
 import { PromptPicker } from './PromptPicker';
-import { sendCustomPing, sendPromptPing } from './writes';
+import { CUSTOM_PING_ERROR, SEND_PING_ERROR, sendPing } from '../../writes/pings';
+import { fieldErrors } from '../../hooks/useZodForm';
 
 export interface SendToFriendProps {
   me: UserSummary;
@@ -61,13 +62,13 @@ function PromptForm({ me, friend, prompts, onSent }: SendToFriendProps) {
     }
     setBusy(true);
     try {
-      await sendPromptPing({ me, friend, prompt });
+      await sendPing(me, friend, { kind: 'prompt', prompt }, { description: SEND_PING_ERROR });
       toast(sentToast(prompt.text));
       onSent();
     } catch {
       toast({
         title: 'Error',
-        description: 'Failed to send ping. Please try again.',
+        description: SEND_PING_ERROR,
         variant: 'destructive',
       });
       setBusy(false);
@@ -111,18 +112,18 @@ function CustomForm({ me, friend, onSent }: SendToFriendProps) {
       ...(emoji ? { customEmoji: emoji } : {}),
     });
     if (!parsed.success) {
-      const found: Errors = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path[0] as keyof Errors;
-        found[key] ??= issue.message;
-      }
-      setErrors(found);
+      setErrors(fieldErrors(parsed.error) as Errors);
       return;
     }
     setBusy(true);
     try {
       const body = parsed.data;
-      await sendCustomPing({ me, friend, text: body.customText, emoji: body.customEmoji ?? '' });
+      await sendPing(
+        me,
+        friend,
+        { kind: 'custom', text: body.customText, emoji: body.customEmoji },
+        CUSTOM_PING_ERROR,
+      );
       toast(sentToast(body.customText));
       onSent();
     } catch {

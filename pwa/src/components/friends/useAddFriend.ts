@@ -6,7 +6,7 @@ import { displayName, type UserSummary } from '@pingme/shared';
 import { useCallback, useState } from 'react';
 import { toast } from '../../stores';
 import type { SearchRelation } from './relation';
-import { sendFriendRequest } from './writes';
+import { sendFriendRequest } from '../../writes/friends';
 
 export function useAddFriend() {
   const [overrides, setOverrides] = useState<ReadonlyMap<string, SearchRelation>>(new Map());

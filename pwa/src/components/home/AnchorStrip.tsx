@@ -1,7 +1,7 @@
 /**
  * The Anchor Pings strip: one tile per anchor (the friend's avatar, label, emoji and colour,
  * '#FF8A65' when it has none). Tapping an accepted anchor sends its ping to the other person
- * (send-pings.ts); a request still waiting for the friend shows as such. 'Add Anchor' opens the
+ * (writes/pings.ts); a request still waiting for the friend shows as such. 'Add Anchor' opens the
  * anchor dialog while fewer than 5 anchors exist.
  */
 import {
@@ -18,7 +18,7 @@ import { toast } from '../../stores';
 import { Avatar } from '../Avatar';
 import { cx } from '../cx';
 import { ClockIcon } from '../icons';
-import { sendAnchorPing } from './send-pings';
+import { CUSTOM_PING_ERROR, sendPing } from '../../writes/pings';
 import { usePingDelivery } from './usePingDelivery';
 
 export interface AnchorStripProps {
@@ -84,8 +84,8 @@ function AnchorTile({ me, anchor }: { me: SelfUser; anchor: Anchor }) {
 
   const send = async () => {
     try {
-      const id = await sendAnchorPing(me, partner, anchor);
-      setSentId(id);
+      const [sent] = await sendPing(me, partner, { kind: 'anchor', anchor }, CUSTOM_PING_ERROR);
+      setSentId(sent!.id);
       toast({
         title: 'Anchor ping sent! ⚓',
         description: `${displayName(partner)} will get it right away.`,

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { toast } from '../../stores';
 import { Button } from '../Button';
 import { StarIcon } from '../icons';
-import { sendPromptPing } from './send-pings';
+import { sendPing } from '../../writes/pings';
 import type { FriendRow } from './useHomeData';
 
 const pick = <T,>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
@@ -30,10 +30,12 @@ export function SurpriseMe({ me, friends, prompts }: SurpriseMeProps) {
     const prompt = pick(prompts);
     setBusy(true);
     try {
-      await sendPromptPing(me, friend, prompt, {
-        title: 'Surprise failed',
-        description: 'Could not send surprise ping',
-      });
+      await sendPing(
+        me,
+        friend,
+        { kind: 'prompt', prompt },
+        { title: 'Surprise failed', description: 'Could not send surprise ping' },
+      );
       toast({
         title: 'Surprise sent! 🎉',
         description: `Sent "${prompt.text}" to ${displayName(friend)}`,

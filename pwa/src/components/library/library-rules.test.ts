@@ -1,12 +1,7 @@
 import type { Prompt } from '@pingme/shared';
 import { describe, expect, it } from 'vitest';
-import {
-  assignedLabel,
-  libraryOrder,
-  promptEmoji,
-  validatePromptForm,
-  withAssignment,
-} from './library-rules';
+import { assignedLabel, libraryOrder, promptEmoji, validatePromptForm } from './library-rules';
+import { withAssignment } from '../../writes/prompts';
 
 const prompt = (over: Partial<Prompt>): Prompt => ({
   id: '00000000-0000-7000-8000-000000000001',

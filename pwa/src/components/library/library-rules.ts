@@ -1,12 +1,5 @@
 /** Pure rules of the Ping Library (spec sections 2, 5 and 8). */
-import {
-  DEFAULT_PROMPT_EMOJI,
-  Emoji,
-  LIMITS,
-  emojiFor,
-  type Prompt,
-  type UserSummary,
-} from '@pingme/shared';
+import { DEFAULT_PROMPT_EMOJI, Emoji, LIMITS, emojiFor, type Prompt } from '@pingme/shared';
 
 export const LIBRARY_MESSAGES = {
   missingText: 'Please enter a prompt message.',
@@ -54,21 +47,6 @@ export function libraryOrder(prompts: readonly Prompt[], meId: string) {
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
   const defaults = prompts.filter((p) => p.isDefault).sort((a, b) => a.id.localeCompare(b.id));
   return { custom, defaults };
-}
-
-/** The prompt with one more friend assigned (unchanged when already assigned). */
-export function withAssignment(prompt: Prompt, friend: UserSummary): Prompt {
-  if (prompt.assignments.some((a) => a.friendId === friend.id)) return prompt;
-  const summary = {
-    id: friend.id,
-    firstName: friend.firstName,
-    lastName: friend.lastName,
-    profileImageUrl: friend.profileImageUrl,
-  };
-  return {
-    ...prompt,
-    assignments: [...prompt.assignments, { friendId: friend.id, friend: summary }],
-  };
 }
 
 /** 'Assigned to 1 friend' / 'Assigned to N friends' / 'Not assigned yet'. */

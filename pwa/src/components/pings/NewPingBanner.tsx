@@ -10,7 +10,8 @@ import { useEffect, useState } from 'react';
 import { db, getMeta } from '../../db';
 import { toast, useRealtime, useSession, useToasts } from '../../stores';
 import { getSyncMeta, setSyncMeta } from '../../sync/meta';
-import { pingText, type LocalPing } from '../../sync/pings';
+import { pingText } from '../../lib/ping-text';
+import type { LocalPing } from '../../writes/pings';
 import { cx } from '../cx';
 import '../../styles/pings.css';
 

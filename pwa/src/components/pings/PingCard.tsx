@@ -13,7 +13,8 @@ import {
 import { useEffect, useRef } from 'react';
 import { useSession } from '../../stores';
 import { isPending } from '../../sync/local-write';
-import { markPingRead, pingEmoji, pingText, reactToPing, type LocalPing } from '../../sync/pings';
+import { pingEmoji, pingText } from '../../lib/ping-text';
+import { markPingRead, reactToPing, type LocalPing } from '../../writes/pings';
 import { Avatar } from '../Avatar';
 import { cx } from '../cx';
 import { ReportPingButton } from '../safety/ReportPingButton';

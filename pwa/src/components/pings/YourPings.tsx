@@ -6,8 +6,8 @@
 import { DEFAULT_PROMPT_EMOJI, LIMITS, tileColorIndex, type Prompt } from '@pingme/shared';
 import { useState } from 'react';
 import { useSession } from '../../stores';
-import { CustomPingDialog } from './CustomPingDialog';
-import { SendPromptDialog } from './SendPromptDialog';
+import { CustomPingDialog } from '../../dialogs/CustomPingDialog';
+import { SendPromptDialog } from '../../dialogs/SendPromptDialog';
 import { useFriendList, useHomePrompts } from './usePings';
 import '../../styles/pings.css';
 

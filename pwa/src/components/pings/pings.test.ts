@@ -1,7 +1,7 @@
 import type { Prompt } from '@pingme/shared';
 import { describe, expect, it } from 'vitest';
 import { shouldAnnounce } from './NewPingBanner';
-import { sentToast } from './SendPromptDialog';
+import { sentToast } from '../../dialogs/SendPromptDialog';
 import { friendCountLabel, promptFriendCount } from './YourPings';
 
 describe('ping components: rules', () => {

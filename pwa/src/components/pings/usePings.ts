@@ -3,7 +3,7 @@ import type { Prompt, SyncUser } from '@pingme/shared';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db } from '../../db';
 import { latestPings } from '../../db/queries';
-import type { LocalPing } from '../../sync/pings';
+import type { LocalPing } from '../../writes/pings';
 
 export type Friend = Extract<SyncUser, { relation: 'friend' }>;
 

@@ -4,7 +4,8 @@ import { Link } from '@tanstack/react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db } from '../../db';
 import { toast } from '../../stores';
-import { isPending, localWrite } from '../../sync/local-write';
+import { isPending } from '../../sync/local-write';
+import { deletePrompt } from '../../writes/prompts';
 import { Button, buttonClass } from '../Button';
 
 export function CustomPrompts({ ownerId }: { ownerId: string }) {
@@ -17,11 +18,7 @@ export function CustomPrompts({ ownerId }: { ownerId: string }) {
   );
 
   const remove = async (id: string) => {
-    await localWrite({
-      request: { method: 'DELETE', path: `/api/prompts/${id}` },
-      effects: [{ table: 'prompts', key: id, after: null }],
-      errorToast: { description: 'Failed to delete prompt. Please try again.' },
-    });
+    await deletePrompt(id, { description: 'Failed to delete prompt. Please try again.' });
     toast({ title: 'Prompt deleted successfully!', variant: 'success' });
   };
 

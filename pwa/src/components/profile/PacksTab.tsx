@@ -1,13 +1,13 @@
 /**
  * Packs tab: 'Your Ping Packs' from GET /api/profile/collections (title, description, install
- * count, tags) with Install (POST /api/profile/collections/{id}/install through the outbox; the
- * pack's prompts arrive with the next pull).
+ * count, tags) with Install (pack.install through the outbox; the pack's prompts arrive with the
+ * next pull).
  */
 import { Collection } from '@pingme/shared';
 import { useState } from 'react';
 import { z } from 'zod';
 import { toast } from '../../stores';
-import { localWrite } from '../../sync/local-write';
+import { installPack } from '../../writes/prompts';
 import { useCachedAnswer } from '../analytics/useCachedAnswer';
 import { Button } from '../Button';
 
@@ -23,9 +23,8 @@ export function PacksTab({ meId, title }: { meId: string; title: string }) {
 
   const install = async (pack: Collection) => {
     setInstalling((s) => new Set(s).add(pack.id));
-    await localWrite({
-      request: { method: 'POST', path: `/api/profile/collections/${pack.id}/install` },
-      errorToast: { description: 'Failed to install the ping pack. Please try again.' },
+    await installPack(pack.id, {
+      description: 'Failed to install the ping pack. Please try again.',
     });
     if (packs.data) {
       packs.replace(

@@ -6,7 +6,7 @@ import { useRef, useState, type ChangeEvent } from 'react';
 import { PhotoError, photoToJpeg, type PhotoView } from '../../lib/photo';
 import { toast } from '../../stores';
 import { Button } from '../Button';
-import { photoUploadError, removePhoto, sendPhoto } from './profile-writes';
+import { photoUploadError, removePhoto, sendPhoto } from '../../writes/profile';
 
 export interface PhotoButtonsProps {
   view: PhotoView;

@@ -10,7 +10,7 @@ import { toast } from '../../stores';
 import { Button } from '../Button';
 import { TextField } from '../TextField';
 import { clockValue } from './profile-rules';
-import { saveProfile } from './profile-writes';
+import { saveProfile } from '../../writes/profile';
 
 const Preferences = ProfileUpdateBody.pick({
   quietHoursStart: true,

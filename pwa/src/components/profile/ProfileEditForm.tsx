@@ -18,7 +18,7 @@ import { toast } from '../../stores';
 import { Button } from '../Button';
 import { Dialog, DialogClose } from '../Dialog';
 import { TextField } from '../TextField';
-import { saveProfile } from './profile-writes';
+import { saveProfile } from '../../writes/profile';
 
 export interface ProfileEditDialogProps {
   me: SelfUser;

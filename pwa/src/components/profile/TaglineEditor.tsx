@@ -6,7 +6,7 @@ import { DEFAULT_TAGLINE, LIMITS, ProfileUpdateBody, type SelfUser } from '@ping
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from '../../stores';
 import { Button } from '../Button';
-import { saveProfile } from './profile-writes';
+import { saveProfile } from '../../writes/profile';
 
 export function TaglineEditor({ me, tagline }: { me: SelfUser | null; tagline: string | null }) {
   const [editing, setEditing] = useState(false);

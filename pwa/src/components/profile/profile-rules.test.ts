@@ -9,7 +9,7 @@ import {
   weekTogether,
 } from './profile-rules';
 import { exportFileName } from './SettingsTab';
-import { storedChanges } from './profile-writes';
+import { storedChanges } from '../../writes/profile';
 
 describe('extended or simple view', () => {
   it('is extended for yourself or a friend with a handle, bio or status', () => {
@@ -109,7 +109,7 @@ describe('a friend’s week', () => {
 describe('photo upload failures', () => {
   it('uses the spec’s words for a too-large body, no answer, and anything else', async () => {
     const { ApiError, NetworkError } = await import('../../api');
-    const { photoUploadError } = await import('./profile-writes');
+    const { photoUploadError } = await import('../../writes/profile');
     expect(photoUploadError(new ApiError(413, '{"error":"too large"}', 'Payload Too Large'))).toBe(
       'Image too large. Please try a smaller image or wait for server restart.',
     );

@@ -1,10 +1,11 @@
-/** The people the owner blocked (GET /api/blocks), each with 'Unblock' (DELETE /api/blocks/{id}). */
-import { BlockedPerson, UnblockResponse, displayName } from '@pingme/shared';
-import { useState } from 'react';
+/** The people the owner blocked (GET /api/blocks), each with 'Unblock' (block.delete). */
+import { BlockedPerson, displayName } from '@pingme/shared';
 import { z } from 'zod';
-import { api, errorMessage } from '../../api';
+import { api } from '../../api';
 import { useApiData } from '../../hooks/useApiData';
+import { useRowAction } from '../../hooks/useRowAction';
 import { toast } from '../../stores';
+import { unblockPerson } from '../../writes/safety';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
 
@@ -12,20 +13,14 @@ const loadBlocked = () => api.get('/api/blocks', { schema: z.array(BlockedPerson
 
 export function BlockedPeople() {
   const { state, reload: load } = useApiData(loadBlocked);
-  const [busy, setBusy] = useState<string | null>(null);
+  const { busy, run } = useRowAction();
 
-  const unblock = async (p: BlockedPerson) => {
-    setBusy(p.userId);
-    try {
-      await api.del(`/api/blocks/${p.userId}`, { schema: UnblockResponse });
+  const unblock = (p: BlockedPerson) =>
+    run(p.userId, async () => {
+      await unblockPerson(p.userId);
       toast({ title: `${displayName(p.user)} is unblocked`, variant: 'success' });
       await load();
-    } catch (err) {
-      toast({ title: 'Error', description: errorMessage(err), variant: 'destructive' });
-    } finally {
-      setBusy(null);
-    }
-  };
+    });
 
   let body;
   if (state.kind === 'loading') {

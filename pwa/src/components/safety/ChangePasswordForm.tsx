@@ -9,6 +9,7 @@ import { api, errorMessage } from '../../api';
 import { toast } from '../../stores';
 import { Button } from '../Button';
 import { TextField } from '../TextField';
+import { fieldErrors } from '../../hooks/useZodForm';
 
 type Errors = Partial<Record<'currentPassword' | 'newPassword' | 'form', string>>;
 
@@ -22,12 +23,7 @@ export function ChangePasswordForm() {
     e.preventDefault();
     const parsed = ChangePasswordBody.safeParse({ currentPassword: current, newPassword: next });
     if (!parsed.success) {
-      const found: Errors = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path[0] as keyof Errors;
-        found[key] ??= issue.message;
-      }
-      setErrors(found);
+      setErrors(fieldErrors(parsed.error) as Errors);
       return;
     }
     setErrors({});

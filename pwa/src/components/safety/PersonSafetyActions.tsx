@@ -3,15 +3,15 @@
  * POST /api/blocks, then goes to /friends; the pull brings the tombstones that end the
  * friendship on this device.
  */
-import { BlockedPerson } from '@pingme/shared';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { api, errorMessage } from '../../api';
+import { errorMessage } from '../../api';
 import { toast } from '../../stores';
 import { syncEngine } from '../../sync/engine';
+import { blockPerson } from '../../writes/safety';
 import { Button } from '../Button';
 import { Dialog, DialogClose } from '../Dialog';
-import { ReportDialog } from './ReportDialog';
+import { ReportDialog } from '../../dialogs/ReportDialog';
 import '../../styles/safety.css';
 
 export function PersonSafetyActions({ userId, name }: { userId: string; name: string }) {
@@ -23,7 +23,7 @@ export function PersonSafetyActions({ userId, name }: { userId: string; name: st
   const onBlock = async () => {
     setBlocking(true);
     try {
-      await api.post('/api/blocks', { userId }, { schema: BlockedPerson });
+      await blockPerson(userId);
     } catch (err) {
       setBlocking(false);
       toast({ title: 'Error', description: errorMessage(err), variant: 'destructive' });

@@ -1,6 +1,6 @@
 /** 'Report' on a received ping card: the report dialog for that ping (POST /api/reports {pingId}). */
 import { useState } from 'react';
-import { ReportDialog } from './ReportDialog';
+import { ReportDialog } from '../../dialogs/ReportDialog';
 import '../../styles/safety.css';
 
 export function ReportPingButton({ pingId, name }: { pingId: string; name: string }) {

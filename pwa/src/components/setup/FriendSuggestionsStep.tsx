@@ -1,18 +1,13 @@
 /**
  * Setup step 4: up to 5 people the person may know (GET /api/users/suggestions), each with
- * 'Add' (POST /api/friends/request). Both are server answers the setup waits for, so they go
- * through the API directly rather than the outbox.
+ * 'Add' (friend.request). Both are server answers the setup waits for, so they go to the server
+ * directly rather than through the outbox.
  */
-import {
-  FriendRequestResponse,
-  LIMITS,
-  SuggestionResults,
-  displayName,
-  type SuggestionResult,
-} from '@pingme/shared';
+import { LIMITS, SuggestionResults, displayName, type SuggestionResult } from '@pingme/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api';
 import { toast } from '../../stores';
+import { sendFriendRequest } from '../../writes/friends';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
 
@@ -46,13 +41,7 @@ export function FriendSuggestionsStep() {
   const add = async (person: SuggestionResult) => {
     setAdded((a) => ({ ...a, [person.id]: 'sending' }));
     try {
-      const res = await api.post(
-        '/api/friends/request',
-        { friendId: person.id },
-        {
-          schema: FriendRequestResponse,
-        },
-      );
+      const res = await sendFriendRequest(person.id);
       setAdded((a) => ({ ...a, [person.id]: res.status === 'accepted' ? 'friends' : 'requested' }));
     } catch {
       setAdded(({ [person.id]: _, ...rest }) => rest);

@@ -5,13 +5,13 @@
  * the answer replaces the session's person, which lifts the gate and shows the screen they came
  * for, with no hard reload (docs/decisions.md).
  */
-import { SelfUser, displayName, type SelfUser as SelfUserT } from '@pingme/shared';
+import { displayName, type SelfUser as SelfUserT } from '@pingme/shared';
 import { useEffect, useRef, useState } from 'react';
-import { ApiError, api, errorMessage } from '../../api';
+import { ApiError, errorMessage } from '../../api';
+import { completeOnboarding, sendPhoto } from '../../writes/profile';
 import { rememberUser } from '../../session';
 import { toast } from '../../stores';
 import { Button } from '../Button';
-import { sendPhoto } from '../profile/profile-writes';
 import { markSetupCompleted } from './completed';
 import { FriendSuggestionsStep } from './FriendSuggestionsStep';
 import { LocationStep } from './LocationStep';
@@ -69,17 +69,15 @@ export function SetupFlow({ user }: { user: SelfUserT }) {
     }
     setSubmitting(true);
     try {
-      // Marks the guided tour as due before the setup is done (tour-rules.ts).
-      if (user.onboardingStep === null) await api.patch('/api/user/onboarding', { step: 0 });
       // The photo is a file of its own route; once it is stored a retry does not send it again.
       if (photo) {
         await sendPhoto(photo);
         setPhoto(null);
       }
-      const updated = await api.post(
-        '/api/user/complete-onboarding',
+      // completeOnboarding marks the guided tour as due first (tour-rules.ts).
+      const updated = await completeOnboarding(
+        user,
         completeOnboardingBody({ handle, bio, location }),
-        { schema: SelfUser },
       );
       markSetupCompleted(updated.id);
       await rememberUser(updated);

@@ -1,42 +1,14 @@
 /**
  * Whether the guided tour is open, where it starts, and saving its progress through the outbox
- * (PATCH /api/user/onboarding). Rules in tour-rules.ts.
+ * (onboarding.step). Rules in tour-rules.ts.
  */
 import type { SyncUser } from '@pingme/shared';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useState } from 'react';
 import { db } from '../../db';
 import { useSession } from '../../stores';
-import { localWrite } from '../../sync/local-write';
-import {
-  TOUR_DONE_STEP,
-  mergeOnboarding,
-  stepToSave,
-  tourDue,
-  tourStartStep,
-  type OnboardingState,
-} from './tour-rules';
-
-async function saveOnboarding(userId: string, patch: Partial<OnboardingState>) {
-  const self = (await db.users.get(userId)) as SyncUser | undefined;
-  const session = useSession.getState();
-  if (session.user?.id === userId)
-    session.setUser({ ...session.user, ...patch }, session.confirmed);
-  await localWrite({
-    request: {
-      method: 'PATCH',
-      path: '/api/user/onboarding',
-      body: {
-        ...(patch.onboardingStep !== undefined ? { step: patch.onboardingStep } : {}),
-        ...(patch.onboardingCompleted ? { completed: true } : {}),
-      },
-    },
-    effects:
-      self?.relation === 'self'
-        ? [{ table: 'users', key: userId, after: { ...self, ...patch } }]
-        : [],
-  });
-}
+import { saveTourProgress } from '../../writes/profile';
+import { TOUR_DONE_STEP, mergeOnboarding, stepToSave, tourDue, tourStartStep } from './tour-rules';
 
 export interface GuidedTourState {
   open: boolean;
@@ -68,7 +40,7 @@ export function useGuidedTour(): GuidedTourState {
     (step: number) => {
       if (reopened || !userId) return;
       const next = stepToSave(saved, step);
-      if (next !== null) void saveOnboarding(userId, { onboardingStep: next });
+      if (next !== null) void saveTourProgress(userId, { onboardingStep: next });
     },
     [reopened, saved, userId],
   );
@@ -77,7 +49,7 @@ export function useGuidedTour(): GuidedTourState {
     setReopened(false);
     setClosed(true);
     if (!userId || done) return;
-    void saveOnboarding(userId, { onboardingStep: TOUR_DONE_STEP, onboardingCompleted: true });
+    void saveTourProgress(userId, { onboardingStep: TOUR_DONE_STEP, onboardingCompleted: true });
   }, [done, userId]);
 
   const reopen = useCallback(() => setReopened(true), []);

@@ -9,8 +9,9 @@ import * as m003 from './003-default-prompts';
 import * as m004 from './004-packs';
 import * as m005 from './005-safety';
 import * as m006 from './006-perf-indexes';
-import * as m007 from './007-change-numbers';
-import * as m008 from './008-cluster';
+import * as m007 from './007-written-at';
+import * as m008 from './008-change-numbers';
+import * as m009 from './009-cluster';
 
 export const migrations: Record<string, Migration> = {
   '001-accounts': m001,
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '004-packs': m004,
   '005-safety': m005,
   '006-perf-indexes': m006,
-  '007-change-numbers': m007,
-  '008-cluster': m008,
+  '007-written-at': m007,
+  '008-change-numbers': m008,
+  '009-cluster': m009,
 };

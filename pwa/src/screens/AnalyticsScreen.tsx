@@ -1,0 +1,31 @@
+/** Analytics (/analytics): the tabs 'Analytics' and 'Energy' (spec section 2). */
+import { useState } from 'react';
+import { useSession } from '../stores';
+import { Screen } from '../components/Screen';
+import { Tabs } from '../components/Tabs';
+import { EnergyTab } from '../components/analytics/EnergyTab';
+import { PingAnalyticsTab } from '../components/analytics/PingAnalyticsTab';
+import '../styles/analytics.css';
+
+export function AnalyticsScreen() {
+  const meId = useSession((s) => s.user?.id);
+  const [tab, setTab] = useState('analytics');
+  if (!meId) return null;
+  return (
+    <Screen
+      title="Analytics"
+      subtitle="How you ping, and how your friendships feel."
+      className="an"
+    >
+      <Tabs
+        label="Analytics sections"
+        value={tab}
+        onValueChange={setTab}
+        items={[
+          { value: 'analytics', label: 'Analytics', content: <PingAnalyticsTab meId={meId} /> },
+          { value: 'energy', label: 'Energy', content: <EnergyTab meId={meId} /> },
+        ]}
+      />
+    </Screen>
+  );
+}

@@ -1520,10 +1520,10 @@ const TABLE: Row[] = [
       // A's own request: only A (its asker) may take it back; to anyone else it is unknown.
       stranger: notFound('Anchor request not found'),
       friend: notFound('Anchor request not found'),
-      owner: ok(200, ({ res }) => {
+      owner: ok(200, async ({ res }) => {
         expect(res.body).toEqual({ success: true });
         expect(
-          sqlCount('SELECT count(*) n FROM anchors WHERE id = ?', scratch.anchorToWithdraw),
+          await sqlCount('SELECT count(*) n FROM anchors WHERE id = ?', scratch.anchorToWithdraw),
         ).toBe(0);
       }),
     },

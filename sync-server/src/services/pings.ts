@@ -114,7 +114,7 @@ export async function sendPings(
     ...send.content,
   }));
   await insertPings(trx, rows);
-  for (const r of rows) await changes.record([senderId, r.receiverId], 'ping', r.id);
+  for (const r of rows) await changes.record([senderId, r.receiverId], 'ping', r.id, 'create');
   // The answer is what was just written (loadPings would read the same back).
   const people = new Map<string, UserSummary>();
   if (sender) people.set(senderId, sender);

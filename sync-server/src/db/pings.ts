@@ -17,25 +17,19 @@ import { blocksWith } from './blocks';
 import { compiledOnce } from './compiled';
 import type { Db } from './connection';
 import { nowIso } from './connection';
-import type { Database, PingKind, PingRow } from './schema';
+import type { Database, PingKind, PingRow, PingsTable } from './schema';
 import { chunks } from './prompts';
 
-export type NewPing = {
-  id: string;
-  senderId: string;
-  receiverId: string;
-  kind: PingKind;
-  promptId: string | null;
-  promptText: string | null;
-  promptEmoji: string | null;
-  customText: string | null;
-  customEmoji: string | null;
-  anchorId: string | null;
-  groupId: string | null;
-  createdAt: string;
-  /** When the sender wrote it, where earlier than createdAt (absent or null: the same). */
-  writtenAt?: string | null;
-};
+/** What one send puts in every ping it creates. */
+export type PingContent = Pick<
+  PingsTable,
+  'kind' | 'promptId' | 'promptText' | 'promptEmoji' | 'customText' | 'customEmoji' | 'anchorId'
+>;
+
+/** A ping's row as a send inserts it: its content, who, and when (`writtenAt` absent: null). */
+export type NewPing = PingContent &
+  Pick<PingsTable, 'id' | 'senderId' | 'receiverId' | 'groupId' | 'createdAt'> &
+  Partial<Pick<PingsTable, 'writtenAt'>>;
 
 // ---------- people ----------
 

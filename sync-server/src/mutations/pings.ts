@@ -16,21 +16,16 @@ import {
 import { blocksWith, isBlockedEitherWay } from '../db/blocks';
 import type { Db } from '../db/connection';
 import {
-  deleteMoment,
   findGroupPings,
-  findMoment,
   findPing,
   findPings,
-  findReactionById,
-  insertMoment,
   isAcceptedAnchorBetween,
   loadPings,
   markAllRead,
   markRead,
-  momentOwner,
-  replaceReaction,
-  updateMoment,
 } from '../db/pings';
+import { deleteMoment, findMoment, insertMoment, momentOwner, updateMoment } from '../db/moments';
+import { findReactionById, replaceReaction } from '../db/reactions';
 import type { PingRow } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import { ID_TAKEN, existingOwnPing, promptContent, sendPings } from '../services/pings';

@@ -9,7 +9,8 @@ import {
   type MadeUser,
   type TestServer,
 } from '../../test/harness';
-import { loadMoments, loadPings, visibleMomentIds, visiblePingIds } from '../db/pings';
+import { loadPings, visiblePingIds } from '../db/pings';
+import { loadMoments, visibleMomentIds } from '../db/moments';
 
 let server: TestServer;
 let alice: MadeUser;

@@ -73,6 +73,9 @@ export async function startTestServer(
     DATA_DIR: dir,
     PWA_DIST: path.join(dir, 'no-pwa'),
     ...RELAXED_LIMITS,
+    // In-process servers share the test's stdout: only errors, unless the developer asks for
+    // more. Tests that read the log run the server in its own process (server-process.ts).
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
     ...(ownDatabase ? { DATABASE_URL: ownDatabase, DATABASE_POOL_SIZE: '4' } : {}),
     ...env,
   });

@@ -7,12 +7,7 @@
  */
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/connection';
-import {
-  createDatabase,
-  dropDatabase,
-  startPostgresCluster,
-  type PostgresCluster,
-} from './postgres';
+import { createDatabase, dropDatabase, testPostgres } from './postgres';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,19 +16,15 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  let cluster: PostgresCluster | undefined;
-  let adminUrl = process.env.PINGME_TEST_POSTGRES_URL;
-  if (!adminUrl) {
-    cluster = await startPostgresCluster();
-    adminUrl = cluster.url;
-  }
+  const postgres = await testPostgres();
+  const { adminUrl } = postgres;
   const templateUrl = await createDatabase(adminUrl);
   const migrated = await openDatabase(templateUrl, { poolSize: 1 });
   await migrated.close();
   const template = new URL(templateUrl).pathname.slice(1);
   project.provide('postgres', { adminUrl, template });
   return async () => {
-    if (cluster) await cluster.stop();
-    else await dropDatabase(templateUrl);
+    await dropDatabase(templateUrl);
+    await postgres.stop();
   };
 }

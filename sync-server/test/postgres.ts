@@ -51,6 +51,17 @@ function freePort(): Promise<number> {
 }
 
 /**
+ * The PostgreSQL a test setup uses: PINGME_TEST_POSTGRES_URL when set (npm test starts one cluster
+ * for the whole run and sets it), else a cluster of its own, which `stop` removes.
+ */
+export async function testPostgres(): Promise<{ adminUrl: string; stop(): Promise<void> }> {
+  const given = process.env.PINGME_TEST_POSTGRES_URL;
+  if (given) return { adminUrl: given, stop: async () => {} };
+  const cluster = await startPostgresCluster();
+  return { adminUrl: cluster.url, stop: () => cluster.stop() };
+}
+
+/**
  * initdb and start. Settings for a throw-away cluster: no fsync (a crash of the machine loses a
  * test run, nothing else), room for the connections of many servers at once.
  */

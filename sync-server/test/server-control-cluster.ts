@@ -14,17 +14,13 @@ import type { AddressInfo, Socket } from 'node:net';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { RELAXED_LIMITS } from './harness';
-import { createDatabase, startPostgresCluster, type PostgresCluster } from './postgres';
+import { createDatabase, testPostgres } from './postgres';
 import { serveControl, type Servers } from './server-control';
 import { ServerProcess } from './server-process';
 
 export default async function setup(project: TestProject) {
-  let cluster: PostgresCluster | undefined;
-  let adminUrl = process.env.PINGME_TEST_POSTGRES_URL;
-  if (!adminUrl) {
-    cluster = await startPostgresCluster();
-    adminUrl = cluster.url;
-  }
+  const postgres = await testPostgres();
+  const { adminUrl } = postgres;
   const url = await createDatabase(adminUrl);
   const env = { ...RELAXED_LIMITS, DATABASE_URL: url, DATABASE_POOL_SIZE: '6' };
   const nodes = [new ServerProcess({ env }), new ServerProcess({ env })];
@@ -69,7 +65,7 @@ export default async function setup(project: TestProject) {
     async dispose() {
       await balancer.close();
       await Promise.all(nodes.map((n) => n.dispose()));
-      if (cluster) await cluster.stop();
+      await postgres.stop();
     },
   };
   return serveControl(project, servers);

@@ -16,6 +16,7 @@ import { appendChanges, counterOf } from './changes';
 import { openDatabase } from './connection';
 import { migrations } from './migrations/index';
 import type { Database } from './schema';
+import { personRow } from '../../test/rows';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -35,18 +36,7 @@ async function fileBefore008(): Promise<string> {
   const { error } = await migrator.migrateTo('007-written-at');
   if (error) throw error;
   const now = new Date().toISOString();
-  const person = (id: string) => ({
-    id,
-    email: `${id}@example.test`,
-    profileVisibility: 'public' as const,
-    onboardingCompleted: 1,
-    isAdmin: 0,
-    emailVerified: 1,
-    rateLimitPerDay: 50,
-    inviteCode: `code-${id}`,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const person = (id: string) => personRow(id, now);
   await db
     .insertInto('users')
     .values([person('ann'), person('ben'), person('quiet')])

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { appendChanges, counterOf } from './changes';
 import { openDatabase, withStatementCache } from './connection';
 import { visiblePingIds } from './pings';
+import { personRow } from '../../test/rows';
 
 describe('withStatementCache', () => {
   it('answers the same prepared statement for the same SQL, and evicts the least recently used', () => {
@@ -43,18 +44,7 @@ describe('visiblePingIds', () => {
   it('lists the pings a person sent or received, ascending, page by page', async () => {
     const { db, close } = await openDatabase(':memory:');
     const now = new Date().toISOString();
-    const person = (id: string) => ({
-      id,
-      email: `${id}@example.test`,
-      profileVisibility: 'public' as const,
-      onboardingCompleted: 1,
-      isAdmin: 0,
-      emailVerified: 1,
-      rateLimitPerDay: 50,
-      inviteCode: `code-${id}`,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const person = (id: string) => personRow(id, now);
     await db
       .insertInto('users')
       .values([person('me'), person('f1'), person('f2')])

@@ -32,7 +32,8 @@ import { request } from '../lib/http';
 import { runLoad, type LoadResult } from '../lib/load';
 import { makeSender } from '../lib/requests';
 import { DEFAULT_SIZES, seedWorld, type World } from '../lib/seed';
-import { closeSockets, openSocket, openSockets } from '../lib/sockets';
+import type { FigureSink } from '../lib/report';
+import { closeSockets, newPingArrivals, openSocket, openSockets } from '../lib/sockets';
 import { summarise } from '../lib/stats';
 import { makeMixed, type Kind } from './sustained';
 
@@ -40,15 +41,8 @@ export interface ClusterOptions {
   quick: boolean;
   connections: number;
   log: (s: string) => void;
-  info: (bench: string, figure: string, value: number, unit?: string) => void;
-  check: (
-    bench: string,
-    figure: string,
-    value: number,
-    unit: string,
-    target: string,
-    pass: boolean,
-  ) => void;
+  info: FigureSink['info'];
+  check: FigureSink['check'];
 }
 
 const SIZES = { ...DEFAULT_SIZES, pullPings: 500 };
@@ -281,27 +275,13 @@ async function deliveryAcross(world: World, nodes: Child[], pings: number) {
   others.push(...(await openSockets(n1.url, cookies.slice(0, 2500))));
   others.push(...(await openSockets(n2.url, cookies.slice(2500))));
   const rx = await openSocket(n2.url, receiver.cookie);
-  const waiting = new Map<string, (t: number) => void>();
-  rx.on('message', (data: Buffer) => {
-    const t = performance.now();
-    const text = data.toString('utf8');
-    if (!text.startsWith('{"type":"new_ping"')) return;
-    const id = (JSON.parse(text) as { ping: { id: string } }).ping.id;
-    waiting.get(id)?.(t);
-  });
+  const arrivals = newPingArrivals(rx);
   const times: number[] = [];
   try {
     await new Promise((r) => setTimeout(r, 1000));
     for (let i = 0; i < pings + 20; i++) {
       const id = uuidv7();
-      const arrived = new Promise<number>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`new_ping ${id} never arrived`)), 10_000);
-        waiting.set(id, (t) => {
-          clearTimeout(timer);
-          waiting.delete(id);
-          resolve(t);
-        });
-      });
+      const arrived = arrivals.next(id);
       const t0 = performance.now();
       const res = await request(n1.url, 'POST', '/api/pings', {
         cookie: senders[i % senders.length]!.cookie,

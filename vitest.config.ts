@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
@@ -9,8 +9,28 @@ export default defineConfig({
           name: 'sync-server',
           root: 'sync-server',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, '**/*.pg.test.ts'],
           testTimeout: 20000,
           hookTimeout: 30000,
+        },
+      },
+      {
+        // The same route, authorization-matrix and fuzz tests on PostgreSQL (one throw-away
+        // cluster for the run, test/postgres-setup.ts), and the tests of several nodes on one
+        // database (*.pg.test.ts), which run here only.
+        test: {
+          name: 'sync-server-pg',
+          root: 'sync-server',
+          include: [
+            'src/routes/**/*.test.ts',
+            'test/authorization-matrix.test.ts',
+            'test/fuzz.test.ts',
+            '**/*.pg.test.ts',
+          ],
+          env: { PINGME_TEST_BACKEND: 'postgres' },
+          globalSetup: ['test/postgres-setup.ts'],
+          testTimeout: 30000,
+          hookTimeout: 60000,
         },
       },
       {
@@ -33,6 +53,20 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['../sync-server/test/server-control.ts'],
           // Above the property run's own time limit (420 s) plus one run that began just before it.
+          testTimeout: 900_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // The same property-based convergence test against two server processes on one
+        // PostgreSQL database behind a round-robin balancer (sync-server/test/
+        // server-control-cluster.ts): kills take one node down at a time.
+        test: {
+          name: 'sync-fault-pg',
+          root: 'pwa',
+          include: ['src/**/*.fault.test.ts'],
+          environment: 'node',
+          globalSetup: ['../sync-server/test/server-control-cluster.ts'],
           testTimeout: 900_000,
           hookTimeout: 120_000,
         },

@@ -12,6 +12,9 @@
  *                                         lighthouse, device
  *   npm run bench -- --profile            the server child runs with --cpu-prof; the profile
  *                                         lands in bench/results/profiles/ (see profile.ts)
+ *   npm run bench -- --cluster            7, several nodes: one node on SQLite, one and two
+ *                                         nodes on PostgreSQL, side by side (benches/cluster.ts;
+ *                                         about 8 minutes; the others only with --only)
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,8 +23,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { WebSocket } from 'ws';
 import { loadConfig } from '../sync-server/src/config';
-import { latestSeq } from '../sync-server/src/db/changes';
+import { countersOf } from '../sync-server/src/db/changes';
 import { openDatabase } from '../sync-server/src/db/connection';
+import { benchCluster } from './benches/cluster';
 import { benchDelivery } from './benches/delivery';
 import { benchDevice } from './device';
 import { buildPwa } from './lib/pwa-build';
@@ -54,10 +58,15 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     profile: { type: 'boolean', default: false },
     connections: { type: 'string', default: '50' },
+    cluster: { type: 'boolean', default: false },
   },
 });
 const only = new Set<BenchName>(
-  args.only ? (args.only.split(',').map((s) => s.trim()) as BenchName[]) : BENCHES,
+  args.only
+    ? (args.only.split(',').map((s) => s.trim()) as BenchName[])
+    : args.cluster
+      ? []
+      : BENCHES,
 );
 for (const b of only) if (!BENCHES.includes(b)) throw new Error(`unknown benchmark ${b}`);
 const quick = args.quick;
@@ -256,7 +265,11 @@ async function serverBenches(): Promise<void> {
         durationS: P.sustainedS,
         shares: P.shares,
         trialS: P.trialS,
-        startCursor: () => latestSeq(opened.db),
+        startCursors: () =>
+          countersOf(
+            opened.db,
+            world.ring.users.map((u) => u.id),
+          ),
       });
       raw.sustained = r;
       const errors = r.run.non2xx + r.run.errors;
@@ -328,6 +341,10 @@ async function pwaBenches(): Promise<void> {
 
 if (SERVER_BENCHES.some((b) => only.has(b))) await serverBenches();
 if (PWA_BENCHES.some((b) => only.has(b))) await pwaBenches();
+if (args.cluster) {
+  log('7. several nodes: one node on SQLite, one and two nodes on PostgreSQL');
+  raw.cluster = await benchCluster({ quick, connections, log, info, check });
+}
 rmSync(dataDir, { recursive: true, force: true });
 
 const loadEnd = loadAverage();
@@ -344,7 +361,7 @@ writeFileSync(
     {
       startedAt: stamp,
       machine: { cpus: os.cpus().length, node: process.version, loadStart, loadEnd },
-      options: { quick, connections, only: [...only], ...P },
+      options: { quick, connections, only: [...only], cluster: args.cluster, ...P },
       sizes: DEFAULT_SIZES,
       figures,
       raw,

@@ -8,7 +8,7 @@ import { uuidv7 } from '@pingme/shared';
 import { rssMb, type Child } from '../lib/children';
 import { expectStatus, request } from '../lib/http';
 import type { World } from '../lib/seed';
-import { closeSockets, openSocket, openSockets } from '../lib/sockets';
+import { closeSockets, newPingArrivals, openSocket, openSockets } from '../lib/sockets';
 import { sleep, summarise, type Summary } from '../lib/stats';
 
 export interface DeliveryLevel {
@@ -38,27 +38,13 @@ export async function benchDelivery(opts: {
   const { server, world } = opts;
   const { receiver, senders, otherSockets } = world.delivery;
   const rx = await openSocket(server.url, receiver.cookie);
-  const waiting = new Map<string, (t: number) => void>();
-  rx.on('message', (data: Buffer) => {
-    const t = performance.now();
-    const text = data.toString('utf8');
-    if (!text.startsWith('{"type":"new_ping"')) return;
-    const id = (JSON.parse(text) as { ping: { id: string } }).ping.id;
-    waiting.get(id)?.(t);
-  });
+  const arrivals = newPingArrivals(rx);
 
   let sent = 0;
   async function one(): Promise<{ delivery: number; http: number }> {
     const id = uuidv7();
     const sender = senders[sent++ % senders.length]!;
-    const arrived = new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`new_ping ${id} never arrived`)), 10_000);
-      waiting.set(id, (t) => {
-        clearTimeout(timer);
-        waiting.delete(id);
-        resolve(t);
-      });
-    });
+    const arrived = arrivals.next(id);
     const t0 = performance.now();
     const res = await request(server.url, 'POST', '/api/pings', {
       cookie: sender.cookie,

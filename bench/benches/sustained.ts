@@ -30,10 +30,10 @@ export interface SustainedResult {
   byKind: Record<Kind, { requests: number; non2xx: number }>;
 }
 
-function makeMixed(world: World, url: string, startCursor: number) {
+export function makeMixed(world: World, url: string, startCursors: ReadonlyMap<string, number>) {
   const users = world.ring.users;
   const byId = new Map(users.map((u) => [u.id, u]));
-  const cursors = users.map(() => startCursor);
+  const cursors = users.map((u) => startCursors.get(u.id) ?? 0);
   const send = makeSender(world, url);
   let n = 0;
   let reactions = 0;
@@ -114,11 +114,12 @@ export async function benchSustained(opts: {
   /** Shares of the probed maximum to try, highest first; the first one held is run. */
   shares: number[];
   trialS: number;
-  startCursor: () => Promise<number>;
+  /** Each person's change number now: where their devices' cursors start. */
+  startCursors: () => Promise<ReadonlyMap<string, number>>;
 }): Promise<SustainedResult> {
   const { server, world, connections } = opts;
   const load = async (durationS: number, overallRate?: number) => {
-    const mix = makeMixed(world, server.url, await opts.startCursor());
+    const mix = makeMixed(world, server.url, await opts.startCursors());
     const result = await runLoad({
       url: server.url,
       connections,

@@ -13,6 +13,8 @@ export interface Figure {
   pass?: boolean;
 }
 
+export type FigureSink = ReturnType<typeof figureSink>;
+
 /** Adds figures to `figures`, their values rounded to 2 decimals. */
 export function figureSink(figures: Figure[]) {
   return {

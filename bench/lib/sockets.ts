@@ -44,3 +44,29 @@ export async function closeSockets(sockets: WebSocket[]): Promise<void> {
     ),
   );
 }
+
+/**
+ * Arrival times of `new_ping` frames on one socket: `next(id)` answers when the ping with that id
+ * arrives (performance.now() when its frame was read), or fails after 10 s.
+ */
+export function newPingArrivals(rx: WebSocket): { next(id: string): Promise<number> } {
+  const waiting = new Map<string, (t: number) => void>();
+  rx.on('message', (data: Buffer) => {
+    const t = performance.now();
+    const text = data.toString('utf8');
+    if (!text.startsWith('{"type":"new_ping"')) return;
+    const id = (JSON.parse(text) as { ping: { id: string } }).ping.id;
+    waiting.get(id)?.(t);
+  });
+  return {
+    next: (id) =>
+      new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`new_ping ${id} never arrived`)), 10_000);
+        waiting.set(id, (t) => {
+          clearTimeout(timer);
+          waiting.delete(id);
+          resolve(t);
+        });
+      }),
+  };
+}

@@ -10,7 +10,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../sync-server/test/harness';
 import { ProfilePage } from './pages/profile-page';
 import { artifact, newPage } from './support/browser';
@@ -30,12 +30,16 @@ const CURRENT = (
 
 let proxy: GuaranteeProxy | undefined;
 let previousApp: TestServer | undefined;
-let previousDist: string | undefined;
+let previousDist: string;
+// A whole `vite build`: up to minutes on a busy machine, so not inside the test's own time.
+beforeAll(() => {
+  previousDist = pwaBuildNamed(PREVIOUS);
+}, 600_000);
+afterAll(() => rmSync(previousDist, { recursive: true, force: true }));
 afterEach(async () => {
   await proxy?.close();
   await previousApp?.stop();
-  if (previousDist) rmSync(previousDist, { recursive: true, force: true });
-  proxy = previousApp = previousDist = undefined;
+  proxy = previousApp = undefined;
 });
 
 async function shownVersion(page: Page): Promise<string> {

@@ -12,7 +12,7 @@
  * throughout. The old build is made from git (support/old-build.ts).
  */
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../sync-server/test/harness';
 import { PingsPage } from './pages/pings-page';
 import { dexieRows, newPage } from './support/browser';
@@ -26,6 +26,12 @@ const HUG = 'Ping me when you need a hug';
 
 let proxy: GuaranteeProxy | undefined;
 let oldApp: TestServer | undefined;
+let oldDist: string;
+// A whole `vite build` of the old commit (kept between runs under node_modules/.cache): minutes on
+// a busy machine, so not inside the test's own time.
+beforeAll(() => {
+  oldDist = pwaBuildOf(BEFORE_NAMED_MUTATIONS);
+}, 600_000);
 afterEach(async () => {
   await proxy?.close();
   proxy = undefined;
@@ -59,7 +65,7 @@ describe('an update with writes waiting', () => {
     const fromBo = await sendPingByApi(bo, ada);
     // A deployment that serves the old build: the same sessions, another copy of the app.
     oldApp = await startTestServer({
-      PWA_DIST: pwaBuildOf(BEFORE_NAMED_MUTATIONS),
+      PWA_DIST: oldDist,
       SESSION_SECRET: inject('sessionSecret'),
     });
     proxy = await startGuaranteeProxy(inject('serverPort'));

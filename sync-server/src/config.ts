@@ -50,6 +50,15 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default(path.join(REPO_ROOT, 'data')),
+  // Several nodes on PostgreSQL (docs/deploy.md); unset, the SQLite file in DATA_DIR.
+  DATABASE_URL: unsetIfEmpty(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//i, 'must be a postgres:// URL (unset: the SQLite file)')
+      .optional(),
+  ),
+  DATABASE_POOL_SIZE: count(10),
+  CHANGE_BUS_CATCH_UP_SECONDS: z.coerce.number().positive().default(30),
   PUBLIC_URL: z.url().optional(),
   ALLOWED_ORIGINS: origins.default([]),
   PWA_DIST: z.string().default(path.join(REPO_ROOT, 'pwa', 'dist')),
@@ -163,6 +172,17 @@ export interface Config {
   host: string;
   dataDir: string;
   dbFile: string;
+  /** PostgreSQL (DATABASE_URL), or undefined: the SQLite file `dbFile`. */
+  databaseUrl: string | undefined;
+  /** PostgreSQL: connections per node. */
+  databasePoolSize: number;
+  /**
+   * Secrets not set in the environment that every node must share: on PostgreSQL they are kept in
+   * the database (server.ts reads them there), not in DATA_DIR/secrets.json.
+   */
+  sharedSecrets: { session: boolean; vapid: boolean };
+  /** How often each node reads the change log for changes whose hint it may have missed. */
+  busCatchUpMs: number;
   uploadsDir: string;
   publicUrl: string;
   /** Origins besides PUBLIC_URL's that may send mutating requests (middleware/csrf.ts). */
@@ -237,19 +257,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = path.resolve(base, e.DATA_DIR);
   const uploadsDir = path.join(dataDir, 'uploads');
   mkdirSync(uploadsDir, { recursive: true });
-  const secrets = loadSecrets(dataDir);
+  const shared = {
+    session: !!e.DATABASE_URL && !e.SESSION_SECRET,
+    vapid: !!e.DATABASE_URL && !e.VAPID_PUBLIC_KEY,
+  };
+  // On PostgreSQL nothing is written to DATA_DIR/secrets.json: the database holds what is unset.
+  const secrets = shared.session || shared.vapid ? generateSecrets() : loadSecrets(dataDir);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir,
     dbFile: path.join(dataDir, DB_FILE_NAME),
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    sharedSecrets: shared,
+    busCatchUpMs: e.CHANGE_BUS_CATCH_UP_SECONDS * 1000,
     uploadsDir,
     publicUrl,
     allowedOrigins: e.ALLOWED_ORIGINS,
     pwaDist: path.resolve(base, e.PWA_DIST),
     sessionKeys: [e.SESSION_SECRET ?? secrets.sessionSecret],
-    sessionMaxAgeMs: e.SESSION_MAX_AGE_DAYS * 24 * 3600_000,
+    sessionMaxAgeMs: ms(e.SESSION_MAX_AGE_DAYS * 24 * 3600_000),
     secureCookies: publicUrl.startsWith('https://'),
     trustProxy: e.TRUST_PROXY,
     smtpUrl: e.SMTP_URL || undefined,
@@ -259,16 +288,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID
         ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET }
         : undefined,
-    resetTokenTtlMs: e.RESET_TOKEN_TTL_MINUTES * 60_000,
-    verifyTokenTtlMs: e.VERIFY_TOKEN_TTL_HOURS * 3600_000,
+    resetTokenTtlMs: ms(e.RESET_TOKEN_TTL_MINUTES * 60_000),
+    verifyTokenTtlMs: ms(e.VERIFY_TOKEN_TTL_HOURS * 3600_000),
     loginThrottle: {
       freeFailures: e.LOGIN_FREE_FAILURES,
-      firstDelayMs: e.LOGIN_FIRST_DELAY_SECONDS * 1000,
-      maxDelayMs: e.LOGIN_MAX_DELAY_MINUTES * 60_000,
+      firstDelayMs: ms(e.LOGIN_FIRST_DELAY_SECONDS * 1000),
+      maxDelayMs: ms(e.LOGIN_MAX_DELAY_MINUTES * 60_000),
       accountFreeFailures: e.LOGIN_ACCOUNT_FREE_FAILURES,
       ipFreeFailures: e.LOGIN_IP_FREE_FAILURES,
-      sharedMaxDelayMs: e.LOGIN_SHARED_MAX_DELAY_SECONDS * 1000,
-      forgetMs: e.LOGIN_FORGET_HOURS * 3600_000,
+      sharedMaxDelayMs: ms(e.LOGIN_SHARED_MAX_DELAY_SECONDS * 1000),
+      forgetMs: ms(e.LOGIN_FORGET_HOURS * 3600_000),
     },
     logRequests: e.LOG_REQUESTS,
     writeCoalescing: e.WRITE_COALESCING,
@@ -281,10 +310,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     push: { timeoutMs: e.PUSH_TIMEOUT_MS, allowHttpEndpoints: e.PUSH_ALLOW_HTTP_ENDPOINTS },
     wsHeartbeatMs: e.WS_HEARTBEAT_MS,
-    syncRetentionMs: e.SYNC_RETENTION_DAYS * 24 * 3600_000,
+    syncRetentionMs: ms(e.SYNC_RETENTION_DAYS * 24 * 3600_000),
     housekeepingEveryMs: e.HOUSEKEEPING_EVERY_MINUTES * 60_000,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
-    sessionIdleMs: e.SESSION_IDLE_DAYS * 24 * 3600_000,
+    sessionIdleMs: ms(e.SESSION_IDLE_DAYS * 24 * 3600_000),
     rateLimits: {
       signupPerIp: limit(e.SIGNUP_MAX_PER_IP, e.SIGNUP_WINDOW_MINUTES),
       resetPerEmailPerIp: limit(e.RESET_MAX_PER_EMAIL_PER_IP, e.RESET_WINDOW_MINUTES),
@@ -309,15 +338,49 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
-function limit(max: number, windowMinutes: number): RateLimit {
-  return { max, windowMs: windowMinutes * 60_000 };
+/**
+ * Whole milliseconds: times are stored as integers (PostgreSQL's bigint refuses a fraction), so a
+ * setting such as 0.000001 hours becomes 4 ms, not 3.6.
+ */
+function ms(value: number): number {
+  return Math.max(1, Math.round(value));
 }
 
-interface Secrets {
+function limit(max: number, windowMinutes: number): RateLimit {
+  return { max, windowMs: ms(windowMinutes * 60_000) };
+}
+
+export interface Secrets {
   sessionSecret: string;
   /** Web Push (VAPID) key pair, base64url, as web-push generates it. */
   vapidPublicKey: string;
   vapidPrivateKey: string;
+}
+
+/** A fresh session secret and VAPID key pair. */
+export function generateSecrets(): Secrets {
+  const keys = webpush.generateVAPIDKeys();
+  return {
+    sessionSecret: randomBytes(32).toString('base64url'),
+    vapidPublicKey: keys.publicKey,
+    vapidPrivateKey: keys.privateKey,
+  };
+}
+
+/** The database's shared secrets in place of those the environment left unset (server.ts). */
+export function withSecrets(config: Config, secrets: Secrets): Config {
+  return {
+    ...config,
+    sessionKeys: config.sharedSecrets.session ? [secrets.sessionSecret] : config.sessionKeys,
+    vapid: config.sharedSecrets.vapid
+      ? { ...config.vapid, publicKey: secrets.vapidPublicKey, privateKey: secrets.vapidPrivateKey }
+      : config.vapid,
+  };
+}
+
+/** Where the database is: the PostgreSQL URL, or the SQLite file. */
+export function databaseLocation(config: Pick<Config, 'databaseUrl' | 'dbFile'>): string {
+  return config.databaseUrl ?? config.dbFile;
 }
 
 /**

@@ -75,7 +75,14 @@ export function errorAnswer(err: unknown): ErrorAnswer {
       body: { error: issues[0]?.message ?? 'Invalid request', code: 'validation_failed', issues },
     };
   }
-  const e = err as { status?: number; type?: string; message?: string } | null;
+  const e = err as { status?: number; type?: string; message?: string; code?: string } | null;
+  // PostgreSQL keeps no NUL character in text (SQLite does): such input is refused, not a fault.
+  if (e?.code === '22021' || e?.code === '22P05') {
+    return {
+      status: 400,
+      body: { error: 'Text must not contain NUL characters', code: 'validation_failed' },
+    };
+  }
   // Errors from the body parser and other Koa middleware carry an HTTP status.
   if (e?.status === 413 || e?.type === 'entity.too.large') {
     return {

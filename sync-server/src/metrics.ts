@@ -93,8 +93,12 @@ export class Metrics {
     this.httpDuration.observe(labels, seconds);
   }
 
+  /** Statements other than SELECT run so far (tests: whether anything may have been written). */
+  writeStatements = 0;
+
   observeQuery(kind: string, seconds: number): void {
     this.dbQueryDuration.observe({ kind }, seconds);
+    if (kind !== 'select') this.writeStatements += 1;
   }
 
   push(outcome: PushOutcome): void {

@@ -2,8 +2,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
-import type { Config } from './config';
+import {
+  databaseLocation,
+  generateSecrets,
+  withSecrets,
+  type Config,
+  type Secrets,
+} from './config';
 import { openDatabase, type OpenedDb } from './db/connection';
+import { sharedSetting } from './db/settings';
 import { WriteCoalescer } from './mutations/coalesce';
 import { revokeUnprovenListedAdmins } from './db/users';
 import { logger, setLogLevel } from './logger';
@@ -11,8 +18,10 @@ import { Metrics, queryKind } from './metrics';
 import { bearerMatches, type Lifecycle } from './middleware/ops';
 import { PushNotifier } from './push/notifier';
 import { ChangeEvents } from './realtime/events';
+import { LocalBus, PostgresBus, type ChangeBus } from './realtime/bus';
 import { RealtimeHub } from './realtime/hub';
-import { runHousekeeping } from './services/housekeeping';
+import { ClusterRelay } from './realtime/relay';
+import { runHousekeepingOnce } from './services/housekeeping';
 import { reencodeStoredPhotos } from './services/images';
 import { createMailer, type Mailer } from './services/mail';
 
@@ -28,6 +37,10 @@ export interface RunningServer {
   events: ChangeEvents;
   coalescer: WriteCoalescer | undefined;
   hub: RealtimeHub;
+  /** Between nodes (PostgreSQL: LISTEN/NOTIFY); in-process on SQLite. */
+  bus: ChangeBus;
+  /** Live delivery of other nodes' writes (PostgreSQL only). */
+  relay: ClusterRelay | undefined;
   push: PushNotifier;
   metrics: Metrics;
   lifecycle: Lifecycle;
@@ -39,14 +52,16 @@ export interface RunningServer {
 }
 
 export async function startServer(
-  config: Config,
+  given: Config,
   opts: { mailer?: Mailer } = {},
 ): Promise<RunningServer> {
-  setLogLevel(config.logLevel);
+  setLogLevel(given.logLevel);
   const metrics = new Metrics();
-  const database = await openDatabase(config.dbFile, {
+  const database = await openDatabase(databaseLocation(given), {
     onQuery: (kind, ms) => metrics.observeQuery(queryKind(kind), ms / 1000),
+    poolSize: given.databasePoolSize,
   });
+  const config = await sharedSecretsOf(database, given);
   for (const email of await revokeUnprovenListedAdmins(database.db, config.adminEmails)) {
     logger.warn(
       { email },
@@ -59,6 +74,11 @@ export async function startServer(
   }
   const mailer = opts.mailer ?? createMailer(config);
   const events = new ChangeEvents();
+  const bus = await changeBus(database);
+  // A write's hints commit with it: the other nodes hear of exactly the writes that stood.
+  events.addBeforeCommit(async (trx, _sets, newest) => {
+    if (newest.size) await bus.publishInTransaction(trx, newest);
+  });
   const coalescer = config.writeCoalescing ? new WriteCoalescer(database.db, events) : undefined;
   const lifecycle: Lifecycle = { draining: false };
   const app = createApp({
@@ -76,9 +96,26 @@ export async function startServer(
   server.on('upgrade', hub.handleUpgrade);
   const push = new PushNotifier({ db: database.db, config, events, metrics });
   await push.start();
+  // Who has a push subscription, told to the other nodes (each keeps it in memory).
+  events.on('subscriptionsChanged', (added, others) => {
+    const userIds = [...new Set([...added, ...others])];
+    bus
+      .publish(userIds.map((userId) => ({ kind: 'subscriptions', userId })))
+      .catch((err: unknown) => logger.warn({ err }, 'change bus: publish failed'));
+  });
+  bus.onHints((hints) => {
+    const ids = hints.flatMap((h) => (h.kind === 'subscriptions' ? [h.userId] : []));
+    if (ids.length) push.recheckAll(ids);
+  });
+  const relay =
+    database.dialect === 'postgres'
+      ? new ClusterRelay({ db: database.db, hub, events, bus, config })
+      : undefined;
+  relay?.start();
   const housekeeping = () =>
-    runHousekeeping(database.db, config).then(
-      (removed) => logger.debug({ removed }, 'housekeeping'),
+    runHousekeepingOnce(database.db, config).then(
+      (removed) =>
+        logger.debug({ removed }, removed ? 'housekeeping' : 'housekeeping: another node ran it'),
       (err: unknown) => logger.error({ err }, 'housekeeping failed'),
     );
   await housekeeping();
@@ -101,6 +138,8 @@ export async function startServer(
     events,
     coalescer,
     hub,
+    bus,
+    relay,
     push,
     metrics,
     lifecycle,
@@ -119,8 +158,11 @@ export async function startServer(
       clearInterval(sweep);
       server.closeAllConnections();
       await Promise.all([httpClosed, socketsClosed]);
-      // 4. Pushes are hints: waiting ones are dropped, a delivery under way is aborted.
+      // 4. Pushes: a delivery under way is aborted; jobs not started are given back for another
+      //    node (or the next start) to send.
       await push.close();
+      relay?.stop();
+      await bus.close();
       if (metricsServer) {
         metricsServer.closeAllConnections();
         await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
@@ -129,6 +171,24 @@ export async function startServer(
       await database.close();
     },
   };
+}
+
+/** PostgreSQL: LISTEN/NOTIFY on a connection of its own; SQLite: the process alone. */
+async function changeBus(database: OpenedDb): Promise<ChangeBus> {
+  if (database.dialect !== 'postgres') return new LocalBus();
+  const bus = new PostgresBus(database.location, database.db);
+  await bus.start();
+  return bus;
+}
+
+/** Several nodes: the secrets the environment does not set are the database's (config.ts). */
+async function sharedSecretsOf(database: OpenedDb, config: Config): Promise<Config> {
+  const { session, vapid } = config.sharedSecrets;
+  if (!session && !vapid) return config;
+  const stored = await sharedSetting(database.db, 'secrets', () =>
+    JSON.stringify(generateSecrets()),
+  );
+  return withSecrets(config, JSON.parse(stored) as Secrets);
 }
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

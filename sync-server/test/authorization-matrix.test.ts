@@ -18,6 +18,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { INVITE_INVALID_MESSAGE } from '@pingme/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { OAUTH_MESSAGES } from '../src/routes/oauth';
 import { PUSH_ENDPOINT_TAKEN } from '../src/routes/push';
 import {
@@ -155,8 +156,16 @@ const same = (req: (w: World) => Req) => (w: World) => req(w);
 const A = () => w.a.id;
 const idOf = (role: SignedInRole) => w.people[role].id;
 const ids = (list: unknown): string[] => (list as { id: string }[]).map((x) => x.id);
-const sqlCount = (query: string, ...params: unknown[]) =>
-  (w.server.database.sqlite.prepare(query).get(...params) as { n: number }).n;
+/** A count by SQL with `?` placeholders, on either engine. */
+const sqlCount = async (query: string, ...params: unknown[]) => {
+  const parts = query.split('?');
+  const raw = sql.join(
+    parts.map((p, i) => (i < params.length ? sql`${sql.raw(p)}${params[i]}` : sql.raw(p))),
+    sql``,
+  );
+  const r = await sql<{ n: number }>`${raw}`.execute(w.server.database.db.withoutPlugins());
+  return Number(r.rows[0]!.n);
+};
 /** The ping of A's a role would try: their own history for the two blocked people. */
 const pingFor = (w: World, role: Role) =>
   role === 'blocked'
@@ -304,12 +313,14 @@ const TABLE: Row[] = [
           const mails = await w.waitForMail(w.a.email, RESET_SUBJECT, resetMailsBefore + 7);
           const live = new Set(
             (
-              w.server.database.sqlite
-                .prepare(
-                  "SELECT token_hash h FROM tokens WHERE user_id = ? AND kind = 'reset' AND used_at IS NULL",
-                )
-                .all(w.a.id) as { h: string }[]
-            ).map((t) => t.h),
+              await w.server.database.db
+                .selectFrom('tokens')
+                .select('tokenHash')
+                .where('userId', '=', w.a.id)
+                .where('kind', '=', 'reset')
+                .where('usedAt', 'is', null)
+                .execute()
+            ).map((t) => t.tokenHash),
           );
           scratch.resetToken = mails
             .map((m) => tokenIn(m, '/reset-password'))
@@ -575,8 +586,8 @@ const TABLE: Row[] = [
     same(() => ({ path: '/api/admin/metrics' })),
     {
       stranger: ADMIN_ONLY,
-      admin: ok(200, ({ res }) =>
-        expect(res.body.totalUsers).toBe(sqlCount('SELECT count(*) n FROM users')),
+      admin: ok(200, async ({ res }) =>
+        expect(res.body.totalUsers).toBe(await sqlCount('SELECT count(*) n FROM users')),
       ),
       friend: ADMIN_ONLY,
       owner: ADMIN_ONLY,
@@ -783,10 +794,10 @@ const TABLE: Row[] = [
     {
       stranger: notFound('Prompt not found'),
       friend: notFound('Prompt not found'),
-      owner: ok(200, ({ res }) => {
+      owner: ok(200, async ({ res }) => {
         expect(res.body.success).toBe(true);
         expect(
-          sqlCount('SELECT count(*) n FROM prompts WHERE id = ?', scratch.promptToDelete),
+          await sqlCount('SELECT count(*) n FROM prompts WHERE id = ?', scratch.promptToDelete),
         ).toBe(0);
       }),
     },
@@ -893,9 +904,9 @@ const TABLE: Row[] = [
     same(() => ({ path: '/api/pings/unread-count' })),
     {
       ...all(
-        ok(200, ({ res, me }) =>
+        ok(200, async ({ res, me }) =>
           expect(res.body).toEqual({
-            count: sqlCount(
+            count: await sqlCount(
               'SELECT count(*) n FROM pings WHERE receiver_id = ? AND is_read = 0',
               me,
             ),
@@ -909,9 +920,9 @@ const TABLE: Row[] = [
     same(() => ({ path: '/api/pings/total-count' })),
     {
       ...all(
-        ok(200, ({ res, me }) =>
+        ok(200, async ({ res, me }) =>
           expect(res.body).toEqual({
-            count: sqlCount(
+            count: await sqlCount(
               'SELECT count(*) n FROM pings WHERE sender_id = ? OR receiver_id = ?',
               me,
               me,
@@ -925,7 +936,7 @@ const TABLE: Row[] = [
     'GET /api/pings/reactions',
     same(() => ({ path: '/api/pings/reactions' })),
     {
-      stranger: ok(200, ({ res }) => expect(reactionsOnPingsOfA(res.body)).toEqual([])),
+      stranger: ok(200, async ({ res }) => expect(await reactionsOnPingsOfA(res.body)).toEqual([])),
       friend: ok(200, ({ res }) =>
         expect(res.body.map((r: { pingId: string }) => r.pingId)).toContain(w.a.pingToFriend),
       ),
@@ -1147,10 +1158,13 @@ const TABLE: Row[] = [
     same(() => ({ path: '/api/analytics/pings' })),
     {
       ...all(
-        ok(200, ({ res, me }) =>
+        ok(200, async ({ res, me }) =>
           expect(res.body).toMatchObject({
-            totalPingsSent: sqlCount('SELECT count(*) n FROM pings WHERE sender_id = ?', me),
-            totalPingsReceived: sqlCount('SELECT count(*) n FROM pings WHERE receiver_id = ?', me),
+            totalPingsSent: await sqlCount('SELECT count(*) n FROM pings WHERE sender_id = ?', me),
+            totalPingsReceived: await sqlCount(
+              'SELECT count(*) n FROM pings WHERE receiver_id = ?',
+              me,
+            ),
           }),
         ),
       ),
@@ -1506,10 +1520,10 @@ const TABLE: Row[] = [
       // A's own request: only A (its asker) may take it back; to anyone else it is unknown.
       stranger: notFound('Anchor request not found'),
       friend: notFound('Anchor request not found'),
-      owner: ok(200, ({ res }) => {
+      owner: ok(200, async ({ res }) => {
         expect(res.body).toEqual({ success: true });
         expect(
-          sqlCount('SELECT count(*) n FROM anchors WHERE id = ?', scratch.anchorToWithdraw),
+          await sqlCount('SELECT count(*) n FROM anchors WHERE id = ?', scratch.anchorToWithdraw),
         ).toBe(0);
       }),
     },
@@ -1651,7 +1665,7 @@ const TABLE: Row[] = [
       friend: forbidden('That password is not correct'),
       owner: ok(200, async ({ res }) => {
         expect(res.body).toEqual({ success: true });
-        expect(sqlCount('SELECT count(*) n FROM users WHERE id = ?', A())).toBe(0);
+        expect(await sqlCount('SELECT count(*) n FROM users WHERE id = ?', A())).toBe(0);
         await signedOutNow('owner');
       }),
     },
@@ -1712,12 +1726,14 @@ function vapidKey({ res }: Call) {
 function pingsWithA(list: { id: string; senderId: string; receiverId: string }[]) {
   return list.filter((p) => p.senderId === A() || p.receiverId === A()).map((p) => p.id);
 }
-function reactionsOnPingsOfA(list: { pingId: string }[]) {
+async function reactionsOnPingsOfA(list: { pingId: string }[]) {
   const ofA = new Set(
     (
-      w.server.database.sqlite
-        .prepare('SELECT id FROM pings WHERE sender_id = ? OR receiver_id = ?')
-        .all(A(), A()) as { id: string }[]
+      await w.server.database.db
+        .selectFrom('pings')
+        .select('id')
+        .where((eb) => eb.or([eb('senderId', '=', A()), eb('receiverId', '=', A())]))
+        .execute()
     ).map((p) => p.id),
   );
   return list.filter((r) => ofA.has(r.pingId));
@@ -1768,10 +1784,12 @@ function withOwnersSnapshotToken(check: (c: Call) => void) {
 }
 async function endpointNowCallers({ res, me }: Call) {
   expect(res.body.endpoint).toBe(w.a.pushEndpoint);
-  const row = w.server.database.sqlite
-    .prepare('SELECT user_id FROM push_subscriptions WHERE endpoint = ?')
-    .get(w.a.pushEndpoint) as { user_id: string };
-  expect(row.user_id).toBe(me);
+  const row = await w.server.database.db
+    .selectFrom('pushSubscriptions')
+    .select('userId')
+    .where('endpoint', '=', w.a.pushEndpoint)
+    .executeTakeFirstOrThrow();
+  expect(row.userId).toBe(me);
 }
 async function endsOnlyOwnSessions({ res, role }: Call) {
   expect(res.body.success).toBe(true);
@@ -1865,8 +1883,8 @@ describe.each(TABLE.map((row) => [row.route, row] as const))('%s', (_route, row)
     const me = w.id(role);
     // Digests only where the case promises "nothing changed" (a refusal, a no-op, A untouched).
     const refusal = expected.status >= 400;
-    const before = refusal || expected.noChange ? databaseDigest(w.server) : undefined;
-    const ownerBefore = expected.ownerUntouched ? ownerDigest(w.server, w.a.id) : undefined;
+    const before = refusal || expected.noChange ? await databaseDigest(w.server) : undefined;
+    const ownerBefore = expected.ownerUntouched ? await ownerDigest(w.server, w.a.id) : undefined;
     const body =
       req.body ?? (method === 'POST' || method === 'PUT' || method === 'PATCH' ? {} : undefined);
     const res = req.file
@@ -1883,10 +1901,10 @@ describe.each(TABLE.map((row) => [row.route, row] as const))('%s', (_route, row)
         expect(typeof res.body?.code, res.text).toBe('string');
       }
       if (before) {
-        expect(databaseDigest(w.server), 'the database changed').toEqual(before);
+        expect(await databaseDigest(w.server), 'the database changed').toEqual(before);
       }
       if (ownerBefore) {
-        expect(ownerDigest(w.server, w.a.id), "A's rows changed").toEqual(ownerBefore);
+        expect(await ownerDigest(w.server, w.a.id), "A's rows changed").toEqual(ownerBefore);
       }
       await expected.check?.(call);
       leaksChecked(row, role, res.text + (res.headers.get('location') ?? ''));
@@ -1898,7 +1916,7 @@ describe.each(TABLE.map((row) => [row.route, row] as const))('%s', (_route, row)
           { status: unknown.status, body: unknown.body },
           `${role}: A's ids and unknown ids answered differently`,
         ).toEqual({ status: res.status, body: res.body });
-        expect(databaseDigest(w.server), 'the database changed').toEqual(before);
+        expect(await databaseDigest(w.server), 'the database changed').toEqual(before);
       }
     } finally {
       if (res.status === expected.status) await expected.after?.(call);

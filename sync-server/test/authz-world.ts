@@ -8,6 +8,7 @@ import { createECDH, createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ParsedMail } from 'mailparser';
+import { sql, type RawBuilder } from 'kysely';
 import {
   Client,
   makeFriends,
@@ -18,6 +19,7 @@ import {
   type TestServer,
 } from './harness';
 import { startMailSink, tokenIn, VERIFY_SUBJECT, type MailSink } from './mail-sink';
+import { tableNames, tableRows } from './db-inspect';
 
 // The mail sink (real SMTP on loopback) and its helpers, for the matrix.
 export { RESET_SUBJECT, VERIFY_SUBJECT, tokenIn, type MailSink } from './mail-sink';
@@ -415,14 +417,8 @@ const VOLATILE_COLUMNS: Record<string, string[]> = { users: ['last_active_at', '
 
 const hash = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
 
-function rowsOf(
-  server: TestServer,
-  table: string,
-  where = '',
-  params: Record<string, unknown> = {},
-) {
-  const stmt = server.database.sqlite.prepare(`SELECT * FROM "${table}" ${where}`);
-  const rows = (where ? stmt.all(params) : stmt.all()) as Record<string, unknown>[];
+async function rowsOf(server: TestServer, table: string, where?: RawBuilder<unknown>) {
+  const rows = await tableRows(server.database.db, table, where);
   const drop = VOLATILE_COLUMNS[table] ?? [];
   return rows
     .map((r) => {
@@ -434,16 +430,11 @@ function rowsOf(
 }
 
 /** One hash per table of the whole database (volatile tables and columns left out). */
-export function databaseDigest(server: TestServer): Record<string, string> {
-  const tables = server.database.sqlite
-    .prepare(
-      `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%'`,
-    )
-    .all() as { name: string }[];
+export async function databaseDigest(server: TestServer): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const { name } of tables) {
+  for (const name of await tableNames(server.database.db)) {
     if (VOLATILE_TABLES.has(name)) continue;
-    out[name] = hash(rowsOf(server, name));
+    out[name] = hash(await rowsOf(server, name));
   }
   return out;
 }
@@ -453,28 +444,29 @@ export function databaseDigest(server: TestServer): Record<string, string> {
  * change feed. A call by someone else that may succeed for the caller (their own settings,
  * their own block list) must leave all of it as it was.
  */
-export function ownerDigest(server: TestServer, id: string): Record<string, string> {
-  const pings = `(SELECT id FROM pings WHERE sender_id = @id OR receiver_id = @id)`;
-  const parts: [string, string][] = [
-    ['users', 'WHERE id = @id'],
-    ['friendships', 'WHERE requester_id = @id OR addressee_id = @id'],
-    ['prompts', 'WHERE owner_id = @id'],
-    ['prompt_assignments', 'WHERE owner_id = @id OR friend_id = @id'],
-    ['pings', 'WHERE sender_id = @id OR receiver_id = @id'],
-    ['reactions', `WHERE ping_id IN ${pings}`],
-    ['moments', 'WHERE user_id = @id'],
-    ['anchors', 'WHERE user_id = @id OR friend_id = @id'],
-    ['moods', 'WHERE user_id = @id OR friend_id = @id'],
-    ['push_subscriptions', 'WHERE user_id = @id'],
-    ['energy_snapshots', 'WHERE user_id = @id'],
-    ['blocks', 'WHERE blocker_id = @id OR blocked_id = @id'],
-    ['reports', 'WHERE reporter_id = @id'],
-    ['packs', 'WHERE owner_id = @id'],
-    ['pack_installs', 'WHERE user_id = @id'],
-    ['tokens', 'WHERE user_id = @id'],
-    ['changes', 'WHERE user_id = @id'],
+export async function ownerDigest(server: TestServer, id: string): Promise<Record<string, string>> {
+  const pings = sql`(SELECT id FROM pings WHERE sender_id = ${id} OR receiver_id = ${id})`;
+  const parts: [string, RawBuilder<unknown>][] = [
+    ['users', sql`WHERE id = ${id}`],
+    ['friendships', sql`WHERE requester_id = ${id} OR addressee_id = ${id}`],
+    ['prompts', sql`WHERE owner_id = ${id}`],
+    ['prompt_assignments', sql`WHERE owner_id = ${id} OR friend_id = ${id}`],
+    ['pings', sql`WHERE sender_id = ${id} OR receiver_id = ${id}`],
+    ['reactions', sql`WHERE ping_id IN ${pings}`],
+    ['moments', sql`WHERE user_id = ${id}`],
+    ['anchors', sql`WHERE user_id = ${id} OR friend_id = ${id}`],
+    ['moods', sql`WHERE user_id = ${id} OR friend_id = ${id}`],
+    ['push_subscriptions', sql`WHERE user_id = ${id}`],
+    ['energy_snapshots', sql`WHERE user_id = ${id}`],
+    ['blocks', sql`WHERE blocker_id = ${id} OR blocked_id = ${id}`],
+    ['reports', sql`WHERE reporter_id = ${id}`],
+    ['packs', sql`WHERE owner_id = ${id}`],
+    ['pack_installs', sql`WHERE user_id = ${id}`],
+    ['tokens', sql`WHERE user_id = ${id}`],
+    ['changes', sql`WHERE user_id = ${id}`],
+    ['change_counters', sql`WHERE user_id = ${id}`],
   ];
   const out: Record<string, string> = {};
-  for (const [table, where] of parts) out[table] = hash(rowsOf(server, table, where, { id }));
+  for (const [table, where] of parts) out[table] = hash(await rowsOf(server, table, where));
   return out;
 }

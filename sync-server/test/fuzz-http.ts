@@ -4,7 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Db } from '../src/db/connection';
+import { tableNames, tableRows } from './db-inspect';
 
 export interface RawResponse {
   status: number;
@@ -99,7 +100,7 @@ function sendOnce(agent: http.Agent | false, port: number, req: RawRequest): Pro
  *   10 minutes before the route runs, and updateUser stamps updated_at with it; any real change
  *   to a person also changes one of the other columns, which are compared;
  * - `sessions.last_seen_at`: a session's use is recorded at most once an hour when it is read.
- * Everything else, every table SQLite has (so a new table is compared too), row by row.
+ * Everything else, every table the database has (so a new table is compared too), row by row.
  */
 export const DIGEST_EXCLUDED_TABLES = new Set(['rate_limits']);
 export const DIGEST_EXCLUDED_COLUMNS: Record<string, Set<string>> = {
@@ -110,50 +111,42 @@ export const DIGEST_EXCLUDED_COLUMNS: Record<string, Set<string>> = {
 export type Digest = Map<string, string>;
 
 export class DbWatcher {
-  private readonly totalChanges: BetterSqlite3.Statement;
   private cached: { total: number; digest: Digest } | undefined;
 
-  constructor(private readonly sqlite: BetterSqlite3.Database) {
-    this.totalChanges = sqlite.prepare('SELECT total_changes() AS n');
-  }
-
   /**
-   * SQLite's count of rows written on this connection (the server's own, in this process):
-   * when it has not moved, nothing was written, and no digest is needed.
+   * `writes` counts the statements the server ran that may have written (SQLite: the rows it
+   * changed; PostgreSQL: its statements other than SELECT): when it has not moved, nothing was
+   * written, and no digest is needed.
    */
-  writes(): number {
-    return (this.totalChanges.get() as { n: number }).n;
-  }
+  constructor(
+    private readonly db: Db,
+    readonly writes: () => number,
+  ) {}
 
   /** The digest now; recomputed only when something was written since the last one. */
-  current(): Digest {
+  async current(): Promise<Digest> {
     const total = this.writes();
-    if (this.cached?.total !== total) this.cached = { total, digest: this.compute() };
+    if (this.cached?.total !== total) this.cached = { total, digest: await this.compute() };
     return this.cached.digest;
   }
 
-  private compute(): Digest {
-    const tables = this.sqlite
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-      .all() as { name: string }[];
+  private async compute(): Promise<Digest> {
     const out: Digest = new Map();
-    for (const { name } of tables) {
+    for (const name of await tableNames(this.db)) {
       if (DIGEST_EXCLUDED_TABLES.has(name)) continue;
-      const cols = (this.sqlite.prepare(`PRAGMA table_info("${name}")`).all() as { name: string }[])
-        .map((c) => c.name)
-        .filter((c) => !DIGEST_EXCLUDED_COLUMNS[name]?.has(c));
-      const list = cols.map((c) => `"${c}"`).join(', ');
+      const skip = DIGEST_EXCLUDED_COLUMNS[name];
+      const lines = (await tableRows(this.db, name)).map((row) =>
+        JSON.stringify(
+          Object.entries(row)
+            .filter(([c]) => !skip?.has(c))
+            .sort(([a], [b]) => (a < b ? -1 : 1)),
+          (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v),
+        ),
+      );
+      lines.sort();
       const hash = createHash('sha1');
-      let rows = 0;
-      for (const row of this.sqlite
-        .prepare(`SELECT ${list} FROM "${name}" ORDER BY ${list}`)
-        .raw()
-        .iterate()) {
-        hash.update(JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v)));
-        hash.update('\n');
-        rows += 1;
-      }
-      out.set(name, `${rows}:${hash.digest('base64')}`);
+      for (const line of lines) hash.update(`${line}\n`);
+      out.set(name, `${lines.length}:${hash.digest('base64')}`);
     }
     return out;
   }

@@ -89,7 +89,7 @@ beforeAll(async () => {
     { mailer: { delivers: false, send: async () => undefined } },
   );
   world = await buildWorld(server);
-  watcher = new DbWatcher(server.database.sqlite);
+  watcher = new DbWatcher(server.database.db, () => server.metrics.writeStatements);
   pools = {
     ids: allIds(world),
     people: world.ids.people!,
@@ -173,7 +173,7 @@ function errorShapeProblem(status: number, body: unknown, text: string): string 
  * shrinks it.
  */
 async function judge(shot: Shot): Promise<RawResponse> {
-  const before = watcher.current();
+  const before = await watcher.current();
   const writesBefore = watcher.writes();
   const res = await fire(shot);
   const problems: string[] = [];
@@ -181,7 +181,7 @@ async function judge(shot: Shot): Promise<RawResponse> {
   if (shape) problems.push(shape);
   const safe = SAFE_METHODS.has(shot.method) && !WRITING_READS.test(shot.path);
   if (((res.status >= 400 && res.status < 500) || safe) && watcher.writes() !== writesBefore) {
-    const diff = digestDiff(before, watcher.current());
+    const diff = digestDiff(before, await watcher.current());
     if (diff.length)
       problems.push(
         `${res.status >= 400 ? `refused with ${res.status}` : `a ${shot.method} answered ${res.status}`} but changed ${diff.join(', ')}`,
@@ -264,7 +264,7 @@ describe('fuzz: every route', () => {
   });
 
   it('the database digest ignores a read and sees a write (so the no-change check can fail)', async () => {
-    const before = watcher.current();
+    const before = await watcher.current();
     expect(before.has('prompts') && before.has('changes') && !before.has('rate_limits')).toBe(true);
     const read = await fire({
       as: 'alice',
@@ -278,10 +278,10 @@ describe('fuzz: every route', () => {
       note: 'digest check',
     });
     expect(read.status).toBe(200);
-    expect(digestDiff(before, watcher.current())).toEqual([]);
+    expect(digestDiff(before, await watcher.current())).toEqual([]);
     const write = await world.alice.client.post('/api/prompts', { text: 'Digest check' });
     expect(write.status).toBe(201);
-    const changed = digestDiff(before, watcher.current()).map((d) => d.split(' ')[0]);
+    const changed = digestDiff(before, await watcher.current()).map((d) => d.split(' ')[0]);
     expect(changed).toEqual(expect.arrayContaining(['prompts', 'changes']));
   });
 
@@ -328,7 +328,7 @@ describe('fuzz: batch entries', () => {
             body: Buffer.from(toJsonText({ entries })),
             note: 'batch',
           };
-          const before = watcher.current();
+          const before = await watcher.current();
           const res = await judge(shot);
           if (res.status !== 200) return;
           const results = (res.json as { results: { status: number; body: unknown }[] }).results;
@@ -345,7 +345,7 @@ describe('fuzz: batch entries', () => {
           if (results.length !== entries.length)
             problems.push(`${results.length} results for ${entries.length} entries`);
           if (results.every((r) => r.status >= 400 || r.status === 0)) {
-            const diff = digestDiff(before, watcher.current());
+            const diff = digestDiff(before, await watcher.current());
             if (diff.length) problems.push(`every entry refused but changed ${diff.join(', ')}`);
           }
           if (problems.length)
@@ -430,7 +430,7 @@ describe('fuzz: /ws frames', () => {
 
   it('random frames get an error reply or a proper close; nothing is written; another socket goes on', async () => {
     const others = [...pools.ids, watcherPerson.id, friend.id];
-    const before = watcher.current();
+    const before = await watcher.current();
     await fc.assert(
       fc.asyncProperty(
         fc.array(frameArb(others, fuzzer.id), { minLength: 1, maxLength: 40 }),
@@ -491,7 +491,7 @@ describe('fuzz: /ws frames', () => {
       ),
       fcOptions(3000, WS_RUNS),
     );
-    expect(digestDiff(before, watcher.current())).toEqual([]);
+    expect(digestDiff(before, await watcher.current())).toEqual([]);
 
     // The well-behaved socket of another person is open, answers, and still gets its pings.
     expect(quiet.closed).toBeUndefined();

@@ -7,10 +7,28 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { PullChange, PullResponse } from '@pingme/shared';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { loadConfig, type Config } from '../src/config';
 import { startServer, type RunningServer } from '../src/server';
 import type { Mailer } from '../src/services/mail';
+import { createDatabase, dropDatabase } from './postgres';
+
+/**
+ * The database the tests of this project run on: the `sync-server-pg` project (vitest.config.ts)
+ * sets PINGME_TEST_BACKEND=postgres and runs the same route, authorization and fuzz tests on
+ * PostgreSQL (test/postgres-setup.ts); otherwise SQLite files.
+ */
+export const TEST_BACKEND: 'sqlite' | 'postgres' =
+  process.env.PINGME_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+
+/**
+ * A fresh PostgreSQL database for one test server or one test (a copy of the run's migrated
+ * template): its URL. Only in a project on PostgreSQL.
+ */
+export async function freshPostgresDatabase(): Promise<string> {
+  const { adminUrl, template } = inject('postgres');
+  return createDatabase(adminUrl, template);
+}
 
 export interface TestServer extends RunningServer {
   dir: string;
@@ -45,12 +63,20 @@ export async function startTestServer(
   opts: { mailer?: Mailer } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pingme-test-'));
+  const ownDatabase =
+    TEST_BACKEND === 'postgres' && !('DATABASE_URL' in env)
+      ? await freshPostgresDatabase()
+      : undefined;
   const config: Config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dir,
     PWA_DIST: path.join(dir, 'no-pwa'),
     ...RELAXED_LIMITS,
+    // In-process servers share the test's stdout: only errors, unless the developer asks for
+    // more. Tests that read the log run the server in its own process (server-process.ts).
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
+    ...(ownDatabase ? { DATABASE_URL: ownDatabase, DATABASE_POOL_SIZE: '4' } : {}),
     ...env,
   });
   const running = await startServer(config, opts.mailer ? { mailer: opts.mailer } : {});
@@ -63,6 +89,7 @@ export async function startTestServer(
     async stop() {
       await running.close();
       rmSync(dir, { recursive: true, force: true });
+      if (ownDatabase) await dropDatabase(ownDatabase);
     },
   };
 }
@@ -85,6 +112,13 @@ export class Client {
     readonly baseUrl: string,
     readonly opts: { localAddress?: string } = {},
   ) {}
+
+  /** The same person (the same cookie jar) through another server node at `baseUrl`. */
+  via(baseUrl: string): Client {
+    const other = new Client(baseUrl, this.opts);
+    other.cookies = this.cookies;
+    return other;
+  }
 
   get cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');

@@ -9,6 +9,9 @@
  *   GET  /status → {running, url, starts}
  *   GET  /keys?caller=<id>[,<id>…] → [{caller, key, status}]  idempotency records, read from
  *        the SQLite file (WAL: a reader beside the running server)
+ *
+ * The same API drives two nodes on PostgreSQL (server-control-cluster.ts, the sync-fault-pg
+ * project): see `Servers` below.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,8 +26,47 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject) {
+/** What the control API drives: one server process, or two nodes behind a balancer. */
+export interface Servers {
+  start(): Promise<void>;
+  kill(): Promise<void>;
+  status(): { running: boolean; url: string; starts: number };
+  keys(callers: string[]): Promise<unknown[]>;
+  dispose(): Promise<void>;
+}
+
+/** One server process on a SQLite file. */
+function singleServer(): Servers {
   const server = new ServerProcess({ env: RELAXED_LIMITS });
+  return {
+    async start() {
+      if (!server.running) await server.start();
+    },
+    kill: () => server.kill(),
+    status: () => ({ running: server.running, url: server.url, starts: server.starts }),
+    async keys(callers) {
+      const db = new BetterSqlite3(server.dbFile, { readonly: true, fileMustExist: true });
+      try {
+        return db
+          .prepare(
+            `SELECT caller, key, status FROM idempotency_keys WHERE caller IN (${callers
+              .map(() => '?')
+              .join(',')})`,
+          )
+          .all(...callers);
+      } finally {
+        db.close();
+      }
+    },
+    dispose: () => server.dispose(),
+  };
+}
+
+export default function setup(project: TestProject) {
+  return serveControl(project, singleServer());
+}
+
+export async function serveControl(project: TestProject, server: Servers) {
   // One action at a time: a kill never races a start.
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -32,7 +74,7 @@ export default async function setup(project: TestProject) {
     queue = run.catch(() => {});
     return run;
   };
-  const status = () => ({ running: server.running, url: server.url, starts: server.starts });
+  const status = () => server.status();
 
   const control = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://control');
@@ -43,7 +85,7 @@ export default async function setup(project: TestProject) {
     const act = async (): Promise<unknown> => {
       if (req.method === 'POST' && url.pathname === '/start') {
         return serial(async () => {
-          if (!server.running) await server.start();
+          await server.start();
           return status();
         });
       }
@@ -56,18 +98,7 @@ export default async function setup(project: TestProject) {
       if (req.method === 'GET' && url.pathname === '/status') return status();
       if (req.method === 'GET' && url.pathname === '/keys') {
         const callers = (url.searchParams.get('caller') ?? '').split(',').filter(Boolean);
-        const db = new BetterSqlite3(server.dbFile, { readonly: true, fileMustExist: true });
-        try {
-          return db
-            .prepare(
-              `SELECT caller, key, status FROM idempotency_keys WHERE caller IN (${callers
-                .map(() => '?')
-                .join(',')})`,
-            )
-            .all(...callers);
-        } finally {
-          db.close();
-        }
+        return server.keys(callers);
       }
       throw Object.assign(new Error(`no route ${req.method} ${url.pathname}`), { code: 404 });
     };

@@ -13,7 +13,10 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 function run(command: string, args: string[], cwd: string): void {
-  const res = spawnSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A production build whoever calls: under vitest NODE_ENV is 'test', and Vite would then build
+  // React's development version with import.meta.env.DEV true (no service worker registered).
+  const env = { ...process.env, NODE_ENV: 'production' };
+  const res = spawnSync(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   if (res.status !== 0) {
     throw new Error(
       `${command} ${args.join(' ')} failed (${res.status}): ${res.stderr?.toString() ?? ''}`,
@@ -40,7 +43,7 @@ function ensureCommit(commit: string): void {
 
 /** The built PWA of `commit` (a directory like pwa/dist), building it once. */
 export function pwaBuildOf(commit: string): string {
-  const out = path.join(ROOT, 'node_modules', '.cache', 'pingme-e2e', `pwa-${commit}`);
+  const out = path.join(ROOT, 'node_modules', '.cache', 'pingme-e2e', `pwa-${commit}-production`);
   if (existsSync(path.join(out, 'index.html')) && existsSync(path.join(out, 'sw.js'))) return out;
   ensureCommit(commit);
   const src = mkdtempSync(path.join(os.tmpdir(), `pingme-pwa-${commit}-`));

@@ -87,6 +87,7 @@ export async function deleteAccountRows(
   // No foreign key on these: the person's own change log, their idempotency records (and the
   // record of their sign-up, stored before they had a session, whose answer names them).
   await db.deleteFrom('changes').where('userId', '=', userId).execute();
+  await db.deleteFrom('changeCounters').where('userId', '=', userId).execute();
   await db.deleteFrom('idempotencyKeys').where('caller', '=', userId).execute();
   await db
     .deleteFrom('idempotencyKeys')

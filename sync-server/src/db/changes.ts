@@ -1,7 +1,16 @@
 /**
- * The change log (docs/sync.md, "Change log"): one row per affected person per change. Writes
- * happen inside mutate()'s transaction; the reads and the pruning serve the pull (sync/pull.ts)
- * and the views (sync/views.ts), which hold the protocol's logic.
+ * The change log (docs/sync.md, "Change log"): one row per affected person per change, numbered
+ * per person (1, 2, 3… for each person, from their row in change_counters, migration 008).
+ * Writes happen in the write's transaction, as its last step (appendChanges: unit-of-work.ts
+ * flushes every unit's rows together); the reads and the pruning serve the pull (sync/pull.ts),
+ * the views (sync/views.ts) and each node's live delivery (realtime/relay.ts).
+ *
+ * Why numbers are gap-free and never seen out of order, on PostgreSQL too: a person's counter row
+ * is updated by the same transaction that inserts their rows, so a second writer of that person
+ * waits on the row lock until the first commits (or rolls back, freeing its numbers); numbers
+ * therefore commit in order, and a reader that sees n has every number below n. One write locks
+ * all its people's counters in one statement, in id order, so two writes never wait on each other
+ * in a cycle.
  */
 import type { SyncEntity } from '@pingme/shared';
 import { sql } from 'kysely';
@@ -14,24 +23,113 @@ import type { ChangeOp } from './schema';
 /** Every kind of record a device mirrors; docs/sync.md describes each one's pull shape. */
 export type Entity = SyncEntity;
 
-/** Two people (a ping: its sender and receiver), every send: compiled once (db/compiled.ts). */
-const recordPairQuery = compiledOnce(
+/** One change-log row to write, before it has its number. */
+export interface ChangeRecord {
+  userId: string;
+  entity: Entity;
+  entityId: string;
+  op: ChangeOp;
+}
+
+/** Two people, one row each (a ping: its sender and receiver), every send: compiled once. */
+const bumpPairQuery = compiledOnce((db: Db, first: string, second: string) =>
+  db
+    .insertInto('changeCounters')
+    .values([
+      { userId: first, seq: 1, floor: 0 },
+      { userId: second, seq: 1, floor: 0 },
+    ])
+    .onConflict((oc) =>
+      oc.column('userId').doUpdateSet((eb) => ({ seq: eb('changeCounters.seq', '+', 1) })),
+    )
+    .returning(['userId', 'seq']),
+);
+
+const insertPairQuery = compiledOnce(
   (
     db: Db,
     first: string,
+    firstSeq: number,
     second: string,
+    secondSeq: number,
     entity: Entity,
     entityId: string,
     op: ChangeOp,
     createdAt: string,
   ) =>
     db.insertInto('changes').values([
-      { userId: first, entity, entityId, op, createdAt },
-      { userId: second, entity, entityId, op, createdAt },
+      { userId: first, seq: firstSeq, entity, entityId, op, createdAt },
+      { userId: second, seq: secondSeq, entity, entityId, op, createdAt },
     ]),
 );
 
-/** One change-log row per affected user, in the caller's transaction. */
+/**
+ * Numbers and writes `records` in the caller's transaction (one is opened when it has none):
+ * each person's counter goes up by their number of rows, all counters in one statement in id
+ * order, then every row in one insert. Answers each record's number, in order.
+ */
+export async function appendChanges(db: Db, records: readonly ChangeRecord[]): Promise<number[]> {
+  if (records.length === 0) return [];
+  if (!db.isTransaction) return db.transaction().execute((trx) => appendChanges(trx, records));
+  const createdAt = nowIso();
+  const first = records[0]!;
+  if (
+    records.length === 2 &&
+    records[1]!.entity === first.entity &&
+    records[1]!.entityId === first.entityId &&
+    records[1]!.op === first.op &&
+    records[1]!.userId !== first.userId
+  ) {
+    const [a, b] = [first.userId, records[1]!.userId].sort() as [string, string];
+    const { rows } = await bumpPairQuery(db, a, b);
+    const newest = new Map(rows.map((r) => [r.userId, Number(r.seq)]));
+    await insertPairQuery(
+      db,
+      a,
+      newest.get(a)!,
+      b,
+      newest.get(b)!,
+      first.entity,
+      first.entityId,
+      first.op,
+      createdAt,
+    );
+    return records.map((r) => newest.get(r.userId)!);
+  }
+  const count = new Map<string, number>();
+  for (const r of records) count.set(r.userId, (count.get(r.userId) ?? 0) + 1);
+  const people = [...count.keys()].sort();
+  const newest = new Map<string, number>();
+  for (const part of chunks(people)) {
+    const rows = await db
+      .insertInto('changeCounters')
+      .values(part.map((userId) => ({ userId, seq: count.get(userId)!, floor: 0 })))
+      .onConflict((oc) =>
+        oc
+          .column('userId')
+          .doUpdateSet((eb) => ({ seq: eb('changeCounters.seq', '+', eb.ref('excluded.seq')) })),
+      )
+      .returning(['userId', 'seq'])
+      .execute();
+    for (const r of rows) newest.set(r.userId, Number(r.seq));
+  }
+  // Each person's rows take their numbers in the order they were recorded.
+  const next = new Map([...newest].map(([u, last]) => [u, last - count.get(u)! + 1]));
+  const rows = records.map((r) => {
+    const seq = next.get(r.userId)!;
+    next.set(r.userId, seq + 1);
+    return { ...r, seq, createdAt };
+  });
+  for (let i = 0; i < rows.length; i += 500) {
+    await db
+      .insertInto('changes')
+      .values(rows.slice(i, i + 500))
+      .execute();
+  }
+  return rows.map((r) => r.seq);
+}
+
+/** One change-log row per affected person, numbered at once (scripts and admin work). */
 export async function recordChange(
   db: Db,
   userIds: Iterable<string>,
@@ -40,62 +138,34 @@ export async function recordChange(
   op: ChangeOp = 'upsert',
 ): Promise<void> {
   const unique = [...new Set(userIds)];
-  if (unique.length === 0) return;
-  const createdAt = nowIso();
-  if (unique.length === 2) {
-    await recordPairQuery(db, unique[0]!, unique[1]!, entity, entityId, op, createdAt);
-    return;
+  await appendChanges(
+    db,
+    unique.map((userId) => ({ userId, entity, entityId, op })),
+  );
+}
+
+/** A person's newest change number and the highest one pruned (0 and 0 before any change). */
+export async function counterOf(db: Db, userId: string): Promise<{ seq: number; floor: number }> {
+  const r = await db
+    .selectFrom('changeCounters')
+    .select(['seq', 'floor'])
+    .where('userId', '=', userId)
+    .executeTakeFirst();
+  return r ? { seq: Number(r.seq), floor: Number(r.floor) } : { seq: 0, floor: 0 };
+}
+
+/** The newest change number of each of these people (absent: none yet). */
+export async function countersOf(db: Db, userIds: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const part of chunks([...new Set(userIds)])) {
+    const rows = await db
+      .selectFrom('changeCounters')
+      .select(['userId', 'seq'])
+      .where('userId', 'in', part)
+      .execute();
+    for (const r of rows) out.set(r.userId, Number(r.seq));
   }
-  await db
-    .insertInto('changes')
-    .values(unique.map((userId) => ({ userId, entity, entityId, op, createdAt })))
-    .execute();
-}
-
-export async function latestSeq(db: Db): Promise<number> {
-  const r = await db
-    .selectFrom('changes')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .executeTakeFirst();
-  return Number(r?.seq ?? 0);
-}
-
-/**
- * The lowest and the highest seq in the log: `first` null and `last` 0 when it is empty.
- * Two scalar subqueries, because SQLite answers a lone min() or max() from the end of the
- * primary key but scans the whole log for both in one SELECT (every pull asks this).
- */
-export async function seqRange(db: Db): Promise<{ first: number | null; last: number }> {
-  const r = await db
-    .selectNoFrom((eb) => [
-      eb
-        .selectFrom('changes')
-        .select((c) => c.fn.min('seq').as('s'))
-        .as('first'),
-      eb
-        .selectFrom('changes')
-        .select((c) => c.fn.max('seq').as('s'))
-        .as('last'),
-    ])
-    .executeTakeFirst();
-  return {
-    first: r?.first == null ? null : Number(r.first),
-    last: r?.last == null ? 0 : Number(r.last),
-  };
-}
-
-/** Deletes the rows created before `cutoff` (ISO) whose seq is below `belowSeq`; how many went. */
-export async function deleteChangesBefore(
-  db: Db,
-  cutoff: string,
-  belowSeq: number,
-): Promise<number> {
-  const r = await db
-    .deleteFrom('changes')
-    .where('createdAt', '<', cutoff)
-    .where('seq', '<', belowSeq)
-    .executeTakeFirst();
-  return Number(r.numDeletedRows);
+  return out;
 }
 
 /** userId's rows with seq above `afterSeq`, ascending, at most `limit` of them. */
@@ -104,15 +174,85 @@ export async function changesAfter(
   userId: string,
   afterSeq: number,
   limit: number,
-): Promise<{ seq: number; entity: string; entityId: string }[]> {
+): Promise<{ seq: number; entity: string; entityId: string; op: ChangeOp }[]> {
   return db
     .selectFrom('changes')
-    .select(['seq', 'entity', 'entityId'])
+    .select(['seq', 'entity', 'entityId', 'op'])
     .where('userId', '=', userId)
     .where('seq', '>', afterSeq)
     .orderBy('seq')
     .limit(limit)
     .execute();
+}
+
+/**
+ * Each person's change rows after their own cursor, ascending, at most `limit` each: one query
+ * for all of them (each node's live delivery, realtime/relay.ts).
+ */
+export async function changesAfterEach(
+  db: Db,
+  cursors: ReadonlyMap<string, number>,
+  limit: number,
+): Promise<Map<string, { seq: number; entity: string; entityId: string; op: string }[]>> {
+  const rows = await db
+    .selectFrom('changes')
+    .select(['userId', 'seq', 'entity', 'entityId', 'op'])
+    .where((eb) =>
+      eb.or(
+        [...cursors].map(([u, after]) => eb.and([eb('userId', '=', u), eb('seq', '>', after)])),
+      ),
+    )
+    .orderBy('userId')
+    .orderBy('seq')
+    .execute();
+  const out = new Map<string, { seq: number; entity: string; entityId: string; op: string }[]>();
+  for (const r of rows) {
+    let list = out.get(r.userId);
+    if (!list) out.set(r.userId, (list = []));
+    if (list.length < limit) list.push({ ...r, seq: Number(r.seq) });
+  }
+  return out;
+}
+
+/** People with rows created before `cutoff` (ISO), each with the highest such number. */
+export async function prunable(db: Db, cutoff: string): Promise<{ userId: string; seq: number }[]> {
+  const rows = await db
+    .selectFrom('changes')
+    .select((eb) => ['userId', eb.fn.max('seq').as('seq')])
+    .where('createdAt', '<', cutoff)
+    .groupBy('userId')
+    .orderBy('userId')
+    .execute();
+  return rows.map((r) => ({ userId: r.userId, seq: Number(r.seq) }));
+}
+
+/**
+ * Drops each person's rows up to the given number and raises their floor to it, in one
+ * transaction, counters locked in id order (as writers lock them). Answers how many rows went.
+ */
+export async function pruneUpTo(db: Db, upTo: { userId: string; seq: number }[]): Promise<number> {
+  const sorted = [...upTo].sort((a, b) => (a.userId < b.userId ? -1 : 1));
+  return db.transaction().execute(async (trx) => {
+    let removed = 0;
+    for (const { userId, seq } of sorted) {
+      await trx
+        .insertInto('changeCounters')
+        .values({ userId, seq, floor: seq })
+        .onConflict((oc) =>
+          oc.column('userId').doUpdateSet((eb) => ({
+            floor: sql<number>`case when ${eb.ref('changeCounters.floor')} > ${seq} then ${eb.ref('changeCounters.floor')} else ${seq} end`,
+          })),
+        )
+        .execute();
+      const r = await trx
+        .deleteFrom('changes')
+        .where('userId', '=', userId)
+        .where('seq', '<=', seq)
+        .executeTakeFirst();
+      removed += Number(r.numDeletedRows);
+    }
+    return removed;
+  });
 }
 
 /**

@@ -6,11 +6,12 @@
  * calls only bind new values to the same parameters. Results still pass through Kysely's
  * plugins (CamelCasePlugin), so callers see the same rows as from the builder.
  *
- * Every query of this server uses the same dialect and plugins (db/connection.ts), so one
- * compiled text serves every connection and transaction.
+ * Every query of this server uses the same plugins (db/connection.ts), so one compiled text per
+ * dialect serves every connection and transaction (a process may hold both: migrate-to-postgres).
  */
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
 import type { Db } from './connection';
+import { dialectOf, type DialectName } from './dialect';
 
 const MARK = '\u0000PingMe-Argument-';
 
@@ -29,9 +30,14 @@ interface Template<R> {
 export function compiledOnce<A extends unknown[], R>(
   build: (db: Db, ...args: A) => Compilable<R>,
 ): (db: Db, ...args: A) => Promise<QueryResult<R>> {
-  let template: Template<R> | undefined;
+  const templates = new Map<DialectName, Template<R>>();
   return (db, ...args) => {
-    template ??= compileTemplate(db, build, args.length);
+    const dialect = dialectOf(db);
+    let template = templates.get(dialect);
+    if (!template) {
+      template = compileTemplate(db, build, args.length);
+      templates.set(dialect, template);
+    }
     const { query, slots } = template;
     const parameters = slots.map((slot, i) => (slot < 0 ? query.parameters[i] : args[slot]));
     return db.executeQuery<R>({ ...query, parameters });

@@ -1,8 +1,9 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { seqRange } from './changes';
+import { appendChanges, counterOf } from './changes';
 import { openDatabase, withStatementCache } from './connection';
 import { visiblePingIds } from './pings';
+import { personRow } from '../../test/rows';
 
 describe('withStatementCache', () => {
   it('answers the same prepared statement for the same SQL, and evicts the least recently used', () => {
@@ -21,24 +22,20 @@ describe('withStatementCache', () => {
 
   it('keeps working across a schema change and inside transactions (Kysely on top)', async () => {
     const { db, close } = await openDatabase(':memory:');
-    expect(await seqRange(db)).toEqual({ first: null, last: 0 });
+    expect(await counterOf(db, 'u')).toEqual({ seq: 0, floor: 0 });
     const row = (entityId: string) => ({
       userId: 'u',
-      entity: 'ping',
+      entity: 'ping' as const,
       entityId,
       op: 'upsert' as const,
-      createdAt: new Date().toISOString(),
     });
     await db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('changes')
-        .values([row('a'), row('b')])
-        .execute();
+      await appendChanges(trx, [row('a'), row('b')]);
     });
-    expect(await seqRange(db)).toEqual({ first: 1, last: 2 });
-    await db.schema.createIndex('changes_test').on('changes').column('created_at').execute();
-    await db.insertInto('changes').values(row('c')).execute();
-    expect(await seqRange(db)).toEqual({ first: 1, last: 3 });
+    expect(await counterOf(db, 'u')).toEqual({ seq: 2, floor: 0 });
+    await db.schema.createIndex('changes_test').on('changes').column('op').execute();
+    await appendChanges(db, [row('c')]);
+    expect(await counterOf(db, 'u')).toEqual({ seq: 3, floor: 0 });
     await close();
   });
 });
@@ -47,18 +44,7 @@ describe('visiblePingIds', () => {
   it('lists the pings a person sent or received, ascending, page by page', async () => {
     const { db, close } = await openDatabase(':memory:');
     const now = new Date().toISOString();
-    const person = (id: string) => ({
-      id,
-      email: `${id}@example.test`,
-      profileVisibility: 'public' as const,
-      onboardingCompleted: 1,
-      isAdmin: 0,
-      emailVerified: 1,
-      rateLimitPerDay: 50,
-      inviteCode: `code-${id}`,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const person = (id: string) => personRow(id, now);
     await db
       .insertInto('users')
       .values([person('me'), person('f1'), person('f2')])

@@ -1,19 +1,23 @@
 /**
- * Opens the SQLite file and the Kysely handle every query module uses.
- * Kysely is the seam for a second dialect: queries are written with its builder, so a
- * PostgreSQL backend needs a dialect and migrations, not new routes.
+ * Opens the database and the Kysely handle every query module uses: the SQLite file (the
+ * default), or PostgreSQL when given a `postgres://` URL (DATABASE_URL, several nodes: see
+ * docs/deploy.md). Queries are written with Kysely's builder, so both run the same query modules
+ * and the same migrations; what differs is in dialect.ts.
  */
 import BetterSqlite3 from 'better-sqlite3';
 import {
   CamelCasePlugin,
   Kysely,
+  PostgresDialect,
   sql,
   SqliteDialect,
   type Logger as KyselyLogger,
   type SqliteDatabase,
 } from 'kysely';
+import pg from 'pg';
 import { logger } from '../logger';
 import { Migrator } from 'kysely/migration';
+import { isPostgres, isPostgresUrl, PostgresMigrationPlugin, type DialectName } from './dialect';
 import { migrations } from './migrations/index';
 import type { Database } from './schema';
 
@@ -21,17 +25,28 @@ export type Db = Kysely<Database>;
 
 export interface OpenedDb {
   db: Db;
+  dialect: DialectName;
+  /** The SQLite handle (SQLite only: backups, tests). */
   sqlite: BetterSqlite3.Database;
-  /** Checkpoints the WAL into the main file, empties it, and closes the database. */
+  /** The connection pool (PostgreSQL only). */
+  pool: pg.Pool | undefined;
+  /** The PostgreSQL URL, or the SQLite file. */
+  location: string;
+  /** SQLite: checkpoints the WAL into the main file, empties it, and closes the database. */
   close(): Promise<void>;
 }
 
 export interface OpenOptions {
   /** Called after every statement with its kind (`SelectQueryNode`…) and time (metrics). */
   onQuery?: (nodeKind: string, millis: number) => void;
+  /** PostgreSQL: connections in the pool (DATABASE_POOL_SIZE). */
+  poolSize?: number;
 }
 
-export async function openDatabase(file: string, opts: OpenOptions = {}): Promise<OpenedDb> {
+/** Opens `location` (a SQLite file, or a PostgreSQL URL) and runs the migrations. */
+export async function openDatabase(location: string, opts: OpenOptions = {}): Promise<OpenedDb> {
+  if (isPostgresUrl(location)) return openPostgres(location, opts);
+  const file = location;
   const sqlite = new BetterSqlite3(file);
   sqlite.pragma('journal_mode = WAL');
   // NORMAL in WAL mode: a commit survives a process kill (SIGKILL); only an OS crash or power
@@ -47,9 +62,57 @@ export async function openDatabase(file: string, opts: OpenOptions = {}): Promis
   await migrate(db);
   return {
     db,
+    dialect: 'sqlite',
     sqlite,
+    pool: undefined,
+    location: file,
     async close() {
       if (sqlite.open) checkpoint(sqlite);
+      await db.destroy();
+    },
+  };
+}
+
+/**
+ * PostgreSQL's int8 (counts, and every integer column: dialect.ts) and numeric (sums) as
+ * JavaScript numbers, as SQLite gives them: this server's integers stay far below 2^53.
+ */
+const PG_TYPES = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return Number;
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+/** A pool that never throws from an idle connection's error (a restarted server, a kill). */
+export function postgresPool(url: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, types: PG_TYPES });
+  pool.on('error', (err) => logger.warn({ err }, 'an idle PostgreSQL connection failed'));
+  return pool;
+}
+
+async function openPostgres(url: string, opts: OpenOptions): Promise<OpenedDb> {
+  const pool = postgresPool(url, opts.poolSize);
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [new CamelCasePlugin()],
+    ...(opts.onQuery ? { log: timer(opts.onQuery) } : {}),
+  });
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  return {
+    db,
+    dialect: 'postgres',
+    get sqlite(): BetterSqlite3.Database {
+      throw new Error('This database is PostgreSQL, not SQLite');
+    },
+    pool,
+    location: url,
+    async close() {
       await db.destroy();
     },
   };
@@ -114,7 +177,10 @@ const migrator = (db: Db) =>
   new Migrator({ db, provider: { getMigrations: async () => migrations } });
 
 async function migrate(db: Db): Promise<void> {
-  const { error, results } = await migrator(db).migrateToLatest();
+  // On PostgreSQL the migrations' SQLite types are translated (dialect.ts); the migrator takes a
+  // lock of its own there, so nodes that start together migrate once.
+  const target = isPostgres(db) ? db.withPlugin(new PostgresMigrationPlugin()) : db;
+  const { error, results } = await migrator(target).migrateToLatest();
   for (const r of results ?? []) {
     if (r.status === 'Error') logger.error({ migration: r.migrationName }, 'migration failed');
   }

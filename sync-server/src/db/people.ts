@@ -102,48 +102,31 @@ export function escapeLike(s: string): string {
 
 type UsersEb = ExpressionBuilder<Database, 'users'>;
 
-/** An accepted friendship exists between `me` and the row's user. */
-function isFriendOf(eb: UsersEb, me: string) {
+/** A friendship row between `me` and the row's user: accepted only, or any (pending too). */
+function friendshipWith(eb: UsersEb, me: string, acceptedOnly: boolean) {
+  let q = eb.selectFrom('friendships').select('friendships.id');
+  if (acceptedOnly) q = q.where('friendships.status', '=', 'accepted');
   return eb.exists(
-    eb
-      .selectFrom('friendships')
-      .select('friendships.id')
-      .where('friendships.status', '=', 'accepted')
-      .where((f) =>
-        f.or([
-          f.and([
-            f('friendships.requesterId', '=', me),
-            f('friendships.addresseeId', '=', f.ref('users.id')),
-          ]),
-          f.and([
-            f('friendships.addresseeId', '=', me),
-            f('friendships.requesterId', '=', f.ref('users.id')),
-          ]),
+    q.where((f) =>
+      f.or([
+        f.and([
+          f('friendships.requesterId', '=', me),
+          f('friendships.addresseeId', '=', f.ref('users.id')),
         ]),
-      ),
+        f.and([
+          f('friendships.addresseeId', '=', me),
+          f('friendships.requesterId', '=', f.ref('users.id')),
+        ]),
+      ]),
+    ),
   );
 }
 
+/** An accepted friendship exists between `me` and the row's user. */
+const isFriendOf = (eb: UsersEb, me: string) => friendshipWith(eb, me, true);
+
 /** Any friendship row, pending or accepted, between `me` and the row's user. */
-function anyFriendshipWith(eb: UsersEb, me: string) {
-  return eb.exists(
-    eb
-      .selectFrom('friendships')
-      .select('friendships.id')
-      .where((f) =>
-        f.or([
-          f.and([
-            f('friendships.requesterId', '=', me),
-            f('friendships.addresseeId', '=', f.ref('users.id')),
-          ]),
-          f.and([
-            f('friendships.addresseeId', '=', me),
-            f('friendships.requesterId', '=', f.ref('users.id')),
-          ]),
-        ]),
-      ),
-  );
-}
+const anyFriendshipWith = (eb: UsersEb, me: string) => friendshipWith(eb, me, false);
 
 /**
  * People `me` may find with the text `q`: public profiles, plus `me`'s friends whatever their

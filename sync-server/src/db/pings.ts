@@ -1,41 +1,27 @@
 /**
- * Pings, their reactions and the moments (bookmarks) made of them. Only the sender and the
+ * Pings, loaded with their reactions and whether the viewer bookmarked them. Only the sender and the
  * receiver ever see a ping; `isBookmarked` is the viewer's own; reactions are everyone's.
  * Loads are batched: one query each for pings, people, reactions and moments per chunk of ids.
  */
-import {
-  DEFAULT_PROMPT_EMOJI,
-  type Moment,
-  type Ping,
-  type Reaction,
-  type ReactionListItem,
-  type ReactionType,
-  type UserSummary,
-} from '@pingme/shared';
+import { DEFAULT_PROMPT_EMOJI, type Ping, type UserSummary } from '@pingme/shared';
 import type { ExpressionBuilder } from 'kysely';
 import { blocksWith } from './blocks';
 import { compiledOnce } from './compiled';
 import type { Db } from './connection';
 import { nowIso } from './connection';
-import type { Database, PingKind, PingRow } from './schema';
+import type { Database, PingKind, PingRow, PingsTable } from './schema';
 import { chunks } from './prompts';
 
-export type NewPing = {
-  id: string;
-  senderId: string;
-  receiverId: string;
-  kind: PingKind;
-  promptId: string | null;
-  promptText: string | null;
-  promptEmoji: string | null;
-  customText: string | null;
-  customEmoji: string | null;
-  anchorId: string | null;
-  groupId: string | null;
-  createdAt: string;
-  /** When the sender wrote it, where earlier than createdAt (absent or null: the same). */
-  writtenAt?: string | null;
-};
+/** What one send puts in every ping it creates. */
+export type PingContent = Pick<
+  PingsTable,
+  'kind' | 'promptId' | 'promptText' | 'promptEmoji' | 'customText' | 'customEmoji' | 'anchorId'
+>;
+
+/** A ping's row as a send inserts it: its content, who, and when (`writtenAt` absent: null). */
+export type NewPing = PingContent &
+  Pick<PingsTable, 'id' | 'senderId' | 'receiverId' | 'groupId' | 'createdAt'> &
+  Partial<Pick<PingsTable, 'writtenAt'>>;
 
 // ---------- people ----------
 
@@ -304,79 +290,6 @@ export async function visiblePingIds(
   return rows.map((r) => r.id);
 }
 
-// ---------- moments ----------
-
-/** viewerId's own moments among `ids`, order kept, others omitted. */
-export async function loadMoments(db: Db, viewerId: string, ids: string[]): Promise<Moment[]> {
-  const byId = new Map<string, Moment>();
-  for (const part of chunks([...new Set(ids)])) {
-    const rows = await db
-      .selectFrom('moments')
-      .select(['id', 'pingId', 'title', 'description', 'createdAt'])
-      .where('userId', '=', viewerId)
-      .where('id', 'in', part)
-      .execute();
-    for (const r of rows) byId.set(r.id, r);
-  }
-  return ids.flatMap((id) => {
-    const m = byId.get(id);
-    return m ? [m] : [];
-  });
-}
-
-/** Snapshot paging for /api/sync/pull: ids of viewerId's moments, ascending. */
-export async function visibleMomentIds(
-  db: Db,
-  viewerId: string,
-  afterId: string | undefined,
-  limit: number,
-): Promise<string[]> {
-  let q = db.selectFrom('moments').select('id').where('userId', '=', viewerId);
-  if (afterId !== undefined) q = q.where('id', '>', afterId);
-  const rows = await q.orderBy('id').limit(limit).execute();
-  return rows.map((r) => r.id);
-}
-
-export async function findMoment(
-  db: Db,
-  userId: string,
-  pingId: string,
-): Promise<{ id: string; title: string; description: string | null } | undefined> {
-  return db
-    .selectFrom('moments')
-    .select(['id', 'title', 'description'])
-    .where('userId', '=', userId)
-    .where('pingId', '=', pingId)
-    .executeTakeFirst();
-}
-
-export async function momentOwner(db: Db, id: string): Promise<string | undefined> {
-  const r = await db.selectFrom('moments').select('userId').where('id', '=', id).executeTakeFirst();
-  return r?.userId;
-}
-
-export async function insertMoment(
-  db: Db,
-  m: { id: string; userId: string; pingId: string; title: string; description: string | null },
-): Promise<void> {
-  await db
-    .insertInto('moments')
-    .values({ ...m, createdAt: nowIso() })
-    .execute();
-}
-
-export async function updateMoment(
-  db: Db,
-  id: string,
-  patch: { title?: string; description?: string | null },
-): Promise<void> {
-  await db.updateTable('moments').set(patch).where('id', '=', id).execute();
-}
-
-export async function deleteMoment(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('moments').where('id', '=', id).execute();
-}
-
 // ---------- pings ----------
 
 export async function findPing(db: Db, id: string): Promise<PingRow | undefined> {
@@ -625,60 +538,4 @@ export async function isAcceptedAnchorBetween(
     )
     .executeTakeFirst();
   return r !== undefined;
-}
-
-// ---------- reactions ----------
-
-export async function findReactionById(db: Db, id: string): Promise<Reaction | undefined> {
-  return db.selectFrom('reactions').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-/**
- * Sets userId's one reaction on a ping: a new row, replacing any earlier reaction of theirs
- * (the new one takes the given id and the current time).
- */
-export async function replaceReaction(
-  db: Db,
-  r: { id: string; pingId: string; userId: string; reactionType: ReactionType },
-): Promise<void> {
-  await db
-    .deleteFrom('reactions')
-    .where('pingId', '=', r.pingId)
-    .where('userId', '=', r.userId)
-    .execute();
-  await db
-    .insertInto('reactions')
-    .values({ ...r, createdAt: nowIso() })
-    .execute();
-}
-
-/** Reactions (anyone's, the person's own included) on pings userId sent or received. */
-export async function reactionsAround(
-  db: Db,
-  userId: string,
-  limit: number,
-): Promise<ReactionListItem[]> {
-  const rows = await db
-    .selectFrom('reactions as r')
-    .innerJoin('pings as p', 'p.id', 'r.pingId')
-    .innerJoin('users as u', 'u.id', 'r.userId')
-    .select([
-      'r.id',
-      'r.pingId',
-      'r.userId',
-      'r.reactionType',
-      'r.createdAt',
-      'u.firstName',
-      'u.lastName',
-      'u.profileImageUrl',
-    ])
-    .where((eb) => eb.or([eb('p.senderId', '=', userId), eb('p.receiverId', '=', userId)]))
-    .orderBy('r.createdAt', 'desc')
-    .orderBy('r.id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map(({ firstName, lastName, profileImageUrl, ...r }) => ({
-    ...r,
-    user: { id: r.userId, firstName, lastName, profileImageUrl },
-  }));
 }

@@ -9,7 +9,12 @@ import type { ReportsTable } from './schema';
 
 export type ReportRow = Selectable<ReportsTable>;
 
-export function toReport(r: ReportRow): Report {
+export function toReport(
+  r: Pick<
+    ReportRow,
+    'id' | 'reportedUserId' | 'pingId' | 'reason' | 'details' | 'status' | 'createdAt'
+  >,
+): Report {
   return {
     id: r.id,
     userId: r.reportedUserId,
@@ -111,13 +116,7 @@ export async function listAdminReports(
     .limit(ADMIN_REPORTS_LIMIT)
     .execute();
   return rows.map((r) => ({
-    id: r.id,
-    userId: r.reportedUserId,
-    pingId: r.pingId,
-    reason: r.reason,
-    details: r.details,
-    status: r.status,
-    createdAt: r.createdAt,
+    ...toReport(r),
     note: r.note,
     resolvedAt: r.resolvedAt,
     resolvedBy: r.resolvedBy,

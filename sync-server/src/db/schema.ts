@@ -3,7 +3,7 @@
  * (Kysely's CamelCasePlugin maps them), so this is the one place the two meet.
  * Booleans are 0/1 integers and times ISO-8601 strings, which both SQLite and PostgreSQL hold.
  */
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 
 export interface UsersTable {
   id: string;
@@ -196,15 +196,38 @@ export interface EnergySnapshotsTable {
   computedAt: string;
 }
 
-export type ChangeOp = 'upsert' | 'delete';
+/** 'create': a record's first change (a delivered ping: each node's hub sends new_ping from it). */
+export type ChangeOp = 'upsert' | 'delete' | 'create';
 
+/** The change log (migration 008): each person's changes, numbered 1, 2, 3… per person. */
 export interface ChangesTable {
-  seq: Generated<number>;
   userId: string;
+  seq: number;
   entity: string;
   entityId: string;
   op: ChangeOp;
   createdAt: string;
+}
+
+/** Each person's newest change number, and the highest one pruned from the log. */
+export interface ChangeCountersTable {
+  userId: string;
+  seq: number;
+  floor: number;
+}
+
+export interface ServerSettingsTable {
+  name: string;
+  value: string;
+}
+
+/** A Web Push to send (migration 009); `claimedUntil` (ms) is 0 until a node claims it. */
+export interface PushJobsTable {
+  id: string;
+  receiverId: string;
+  job: string;
+  createdAt: number;
+  claimedUntil: number;
 }
 
 export interface BlocksTable {
@@ -246,6 +269,9 @@ export interface Database {
   pushSubscriptions: PushSubscriptionsTable;
   energySnapshots: EnergySnapshotsTable;
   changes: ChangesTable;
+  changeCounters: ChangeCountersTable;
+  serverSettings: ServerSettingsTable;
+  pushJobs: PushJobsTable;
   blocks: BlocksTable;
   reports: ReportsTable;
 }

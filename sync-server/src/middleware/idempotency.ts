@@ -8,7 +8,12 @@
  */
 import type { Context, Middleware } from 'koa';
 import type { Db } from '../db/connection';
-import { findIdempotent, saveIdempotent, type StoredResponse } from '../db/idempotency';
+import {
+  IdempotentTwin,
+  findIdempotent,
+  saveIdempotent,
+  type StoredResponse,
+} from '../db/idempotency';
 import { isUniqueViolation, runUnit, type UnitOfWork } from '../db/unit-of-work';
 import { AppError, badRequest } from '../errors';
 import { jsonOf } from '../json';
@@ -39,15 +44,12 @@ export function keyed(db: Db): Middleware {
     await next();
     // Routes that did not record inside their own transaction (no database change) record here.
     if (!pending.stored && ctx.status >= 200 && ctx.status < 300) {
-      try {
-        await saveIdempotent(db, caller, key, {
-          requestHash: hash,
-          status: ctx.status,
-          body: JSON.stringify(ctx.body ?? null),
-        });
-      } catch {
-        // A concurrent twin recorded first; both answered the same way.
-      }
+      // A concurrent twin may have recorded first (nothing is stored then): both answered alike.
+      await saveIdempotent(db, caller, key, {
+        requestHash: hash,
+        status: ctx.status,
+        body: JSON.stringify(ctx.body ?? null),
+      });
     }
   };
 }
@@ -96,11 +98,12 @@ export async function mutate<T>(
     const outcome = await runUnit(db, ctx.events, async (uow) => {
       const result = await fn(uow);
       if (pending) {
-        await saveIdempotent(uow.trx, pending.caller, pending.key, {
+        const saved = await saveIdempotent(uow.trx, pending.caller, pending.key, {
           requestHash: pending.requestHash,
           status: result.status ?? 200,
           body: jsonOf(result.body),
         });
+        if (!saved) throw new IdempotentTwin();
       }
       return result;
     });
@@ -111,7 +114,7 @@ export async function mutate<T>(
     return outcome.body;
   } catch (err) {
     // Two deliveries of one key raced: the loser answers what the winner stored.
-    if (pending && isUniqueViolation(err)) {
+    if (pending && (err instanceof IdempotentTwin || isUniqueViolation(err))) {
       const stored = await findIdempotent(db, pending.caller, pending.key);
       if (stored) {
         pending.stored = true;

@@ -9,9 +9,16 @@ import { MUTATIONS, restCall, type MutationArgs, type MutationName } from '@ping
 import { CompiledQuery } from 'kysely';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
-import { findIdempotent, saveIdempotent, type StoredResponse } from '../db/idempotency';
+import {
+  IdempotentTwin,
+  findIdempotent,
+  saveIdempotent,
+  type StoredResponse,
+} from '../db/idempotency';
+import { isRetryableConflict } from '../db/dialect';
 import type { UserRow } from '../db/schema';
 import {
+  CONFLICT_RETRIES,
   ChangeSet,
   isUniqueViolation,
   runUnit,
@@ -110,7 +117,7 @@ async function prepare(
   const context: MutationContext = {
     ...caller,
     trx,
-    changes: new ChangeSet(trx),
+    changes: new ChangeSet(),
   };
   const pre = PRE_CHECKS[entry.name] as
     ((c: MutationContext, args: unknown) => Promise<void>) | undefined;
@@ -134,11 +141,12 @@ async function applyParsed(
   const status = outcome.status ?? 200;
   const json = jsonOf(outcome.body);
   if (entry.key) {
-    await saveIdempotent(uow.trx, caller.me.id, entry.key, {
+    const saved = await saveIdempotent(uow.trx, caller.me.id, entry.key, {
       requestHash: entry.requestHash,
       status,
       body: json,
     });
+    if (!saved) throw new IdempotentTwin();
   }
   return { status, body: outcome.body, json };
 }
@@ -155,13 +163,26 @@ export async function applyOne(
   try {
     return await runUnit(db, announcer, (uow) => applyParsed(uow, caller, entry, prepared.args));
   } catch (err) {
-    // Two deliveries of one key raced: the loser answers what the winner stored.
-    if (entry.key && isUniqueViolation(err)) {
-      const stored = await findIdempotent(db, caller.me.id, entry.key);
-      if (stored) return replayOf(stored, entry.requestHash);
-    }
+    const twin = await twinAnswer(db, caller, entry, err);
+    if (twin) return twin;
     throw err;
   }
+}
+
+/**
+ * Two deliveries of one key raced (two nodes, or a duplicate on one): the one that committed
+ * second rolled back, and answers what the first stored. Its write may have failed on the
+ * record itself (IdempotentTwin) or earlier, on a row the first one created (a unique id).
+ */
+async function twinAnswer(
+  db: Db,
+  caller: Caller,
+  entry: Entry,
+  err: unknown,
+): Promise<EntryAnswer | undefined> {
+  if (!entry.key || !(err instanceof IdempotentTwin || isUniqueViolation(err))) return undefined;
+  const stored = await findIdempotent(db, caller.me.id, entry.key);
+  return stored ? replayOf(stored, entry.requestHash) : undefined;
 }
 
 /**
@@ -176,25 +197,37 @@ export async function applyInSavepoint(
 ): Promise<EntryAnswer> {
   const prepared = await prepare(trx, caller, entry);
   if ('replay' in prepared) return prepared.replay;
-  // One write at a time in a transaction: each savepoint is released or rolled back before the
-  // next begins, so one name serves all, and its three statements are compiled once.
-  await trx.executeQuery(SAVEPOINT);
-  const changes = new ChangeSet(trx);
-  try {
-    const answer = await applyParsed({ trx, changes }, caller, entry, prepared.args);
-    await trx.executeQuery(RELEASE);
-    committed.push(changes);
-    return answer;
-  } catch (err) {
+  for (let attempt = 0; ; attempt++) {
+    // One write at a time in a transaction: each savepoint is released or rolled back before the
+    // next begins, so one name serves all, and its three statements are compiled once.
+    await trx.executeQuery(SAVEPOINT);
+    const changes = new ChangeSet();
     try {
-      await trx.executeQuery(ROLLBACK_TO);
+      const answer = await applyParsed({ trx, changes }, caller, entry, prepared.args);
       await trx.executeQuery(RELEASE);
-    } catch (broken) {
+      committed.push(changes);
+      return answer;
+    } catch (err) {
+      // PostgreSQL gave up on the whole transaction's locks: the group runs again (coalesce.ts).
+      if (isRetryableConflict(err)) throw new BrokenTransaction(err);
+      try {
+        await trx.executeQuery(ROLLBACK_TO);
+        await trx.executeQuery(RELEASE);
+      } catch (broken) {
+        await settle([changes], 'rolledBack');
+        throw new BrokenTransaction(broken);
+      }
+      const twin = await twinAnswer(trx, caller, entry, err);
+      if (twin) {
+        await settle([changes], 'rolledBack');
+        return twin;
+      }
+      // A check-then-insert that lost a race to another node's committed row: once more, in a
+      // new savepoint, the write sees that row (unit-of-work.ts, `raced`).
+      if (isUniqueViolation(err) && attempt < CONFLICT_RETRIES) continue;
       await settle([changes], 'rolledBack');
-      throw new BrokenTransaction(broken);
+      throw err;
     }
-    await settle([changes], 'rolledBack');
-    throw err;
   }
 }
 

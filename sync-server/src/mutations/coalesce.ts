@@ -10,7 +10,14 @@
  */
 import { isRetryableStatus } from '@pingme/shared';
 import type { Db } from '../db/connection';
-import { settle, type Announcer, type ChangeSet } from '../db/unit-of-work';
+import { isRetryableConflict } from '../db/dialect';
+import {
+  CONFLICT_RETRIES,
+  flushChanges,
+  settle,
+  type Announcer,
+  type ChangeSet,
+} from '../db/unit-of-work';
 import { errorAnswer, type AppError } from '../errors';
 import {
   BrokenTransaction,
@@ -46,8 +53,25 @@ interface Waiting {
 /** At most this many writes share a commit, so one group never holds the writer for long. */
 export const MAX_GROUP_WRITES = 200;
 
-/** Applies the jobs in one transaction, each write in a savepoint; rejects if it fails to commit. */
+/**
+ * Applies the jobs in one transaction, each write in a savepoint; rejects if it fails to commit.
+ * A transaction PostgreSQL gave up on (deadlock, serialization failure) runs again whole.
+ */
 export async function runGroup(
+  db: Db,
+  announcer: Announcer | undefined,
+  jobs: Job[],
+): Promise<ItemOutcome[][]> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await runGroupOnce(db, announcer, jobs);
+    } catch (err) {
+      if (!isRetryableConflict(err) || attempt >= CONFLICT_RETRIES) throw err;
+    }
+  }
+}
+
+async function runGroupOnce(
   db: Db,
   announcer: Announcer | undefined,
   jobs: Job[],
@@ -82,13 +106,15 @@ export async function runGroup(
       }
       results.push(outcomes);
     }
+    await flushChanges(trx, committed, announcer);
     await trx.commit().execute();
   } catch (err) {
     await trx
       ?.rollback()
       .execute()
       .catch(() => undefined);
-    await settle(committed, 'rolledBack');
+    // A group that runs again registers its after-rollback work again.
+    if (!isRetryableConflict(err)) await settle(committed, 'rolledBack');
     throw err;
   }
   await settle(committed, 'committed');

@@ -16,31 +16,21 @@ import {
 import { blocksWith, isBlockedEitherWay } from '../db/blocks';
 import type { Db } from '../db/connection';
 import {
-  deleteMoment,
   findGroupPings,
-  findMoment,
   findPing,
   findPings,
-  findReactionById,
-  insertMoment,
   isAcceptedAnchorBetween,
   loadPings,
   markAllRead,
   markRead,
-  momentOwner,
-  replaceReaction,
-  updateMoment,
 } from '../db/pings';
+import { deleteMoment, findMoment, insertMoment, momentOwner, updateMoment } from '../db/moments';
+import { findReactionById, replaceReaction } from '../db/reactions';
 import type { PingRow } from '../db/schema';
 import { conflict, notFound } from '../errors';
-import {
-  ID_TAKEN,
-  existingOwnPing,
-  promptContent,
-  sendPings,
-  type PingContent,
-} from '../services/pings';
-import type { HandlerTable } from './context';
+import { ID_TAKEN, existingOwnPing, promptContent, sendPings } from '../services/pings';
+import type { PingContent } from '../db/pings';
+import type { HandlerTable, MutationContext, Outcome } from './context';
 
 export const PING_NOT_FOUND = 'Ping not found';
 
@@ -83,6 +73,29 @@ async function existingGroup(
   return { groupId, pings: await loadPings(trx, me, ids) };
 }
 
+/**
+ * One ping to one friend (ping.send, ping.sendCustom). A ping id the sender already used answers
+ * that ping as stored, before its content is looked at (the prompt may be gone by then).
+ */
+async function sendOne(
+  { trx, changes, me }: MutationContext,
+  args: { id?: string; receiverId: string; writtenAt?: string },
+  content: () => Promise<PingContent>,
+): Promise<Outcome<Ping>> {
+  if (args.id) {
+    const replay = await existingOwnPing(trx, me.id, args.id);
+    if (replay) return { status: 200, body: replay };
+  }
+  const [ping] = await sendPings(trx, changes, me.id, {
+    receiverIds: [args.receiverId],
+    ids: args.id ? [args.id] : [],
+    groupId: null,
+    content: await content(),
+    writtenAt: args.writtenAt,
+  });
+  return { status: 201, body: ping! };
+}
+
 /** A moment is titled by what the ping said, unless the person gives a title. */
 function defaultMomentTitle(p: PingRow): string {
   const text = (p.customText ?? p.promptText ?? 'A ping').trim() || 'A ping';
@@ -101,21 +114,7 @@ export const pingMutations: HandlerTable<
   | 'ping.react'
   | 'ping.bookmark'
 > = {
-  async 'ping.send'({ trx, changes, me }, args) {
-    if (args.id) {
-      const replay = await existingOwnPing(trx, me.id, args.id);
-      if (replay) return { status: 200, body: replay };
-    }
-    const content = await promptContent(trx, me.id, args.promptId);
-    const [ping] = await sendPings(trx, changes, me.id, {
-      receiverIds: [args.receiverId],
-      ids: args.id ? [args.id] : [],
-      groupId: null,
-      content,
-      writtenAt: args.writtenAt,
-    });
-    return { status: 201, body: ping! };
-  },
+  'ping.send': (c, args) => sendOne(c, args, () => promptContent(c.trx, c.me.id, args.promptId)),
 
   async 'ping.sendGroup'({ trx, changes, me }, args) {
     const replay = await existingGroup(trx, me.id, args);
@@ -132,33 +131,22 @@ export const pingMutations: HandlerTable<
     return { status: 201, body: { groupId, pings } };
   },
 
-  async 'ping.sendCustom'({ trx, changes, me }, args) {
-    if (args.id) {
-      const replay = await existingOwnPing(trx, me.id, args.id);
-      if (replay) return { status: 200, body: replay };
-    }
-    const anchored =
-      args.anchorId !== undefined &&
-      (await isAcceptedAnchorBetween(trx, args.anchorId, me.id, args.receiverId));
-    const content: PingContent = {
-      kind: anchored ? 'anchor' : args.surprise ? 'surprise' : 'custom',
-      promptId: null,
-      promptText: null,
-      promptEmoji: null,
-      customText: args.customText,
-      customEmoji:
-        args.customEmoji ?? (args.surprise ? DEFAULT_SURPRISE_EMOJI : DEFAULT_PROMPT_EMOJI),
-      anchorId: anchored ? args.anchorId! : null,
-    };
-    const [ping] = await sendPings(trx, changes, me.id, {
-      receiverIds: [args.receiverId],
-      ids: args.id ? [args.id] : [],
-      groupId: null,
-      content,
-      writtenAt: args.writtenAt,
-    });
-    return { status: 201, body: ping! };
-  },
+  'ping.sendCustom': (c, args) =>
+    sendOne(c, args, async (): Promise<PingContent> => {
+      const anchored =
+        args.anchorId !== undefined &&
+        (await isAcceptedAnchorBetween(c.trx, args.anchorId, c.me.id, args.receiverId));
+      return {
+        kind: anchored ? 'anchor' : args.surprise ? 'surprise' : 'custom',
+        promptId: null,
+        promptText: null,
+        promptEmoji: null,
+        customText: args.customText,
+        customEmoji:
+          args.customEmoji ?? (args.surprise ? DEFAULT_SURPRISE_EMOJI : DEFAULT_PROMPT_EMOJI),
+        anchorId: anchored ? args.anchorId! : null,
+      };
+    }),
 
   async 'ping.markAllRead'({ trx, changes, me }) {
     const changed = await markAllRead(trx, me.id);

@@ -1,10 +1,14 @@
 /**
  * Web Push (docs/sync.md, "Web Push"): a delivered ping or an anchor request becomes a push to
- * each of the receiver's subscribed devices. The change events only queue work; a small pool
- * sends it, each send with a short timeout, so a slow push service never slows a request.
- * A push is a hint (guarantee 10): losing or repeating one loses or repeats nothing, because
- * the device pulls the real state when it wakes.
+ * each of the receiver's subscribed devices. The push is written as a job in the transaction of
+ * the write that causes it (db/push-jobs.ts); once that commits, this node claims its jobs and a
+ * small pool sends them, each send with a short timeout, so a slow push service never slows a
+ * request. With several nodes each job goes out once, and a job whose node died before sending
+ * it is claimed by another (the sweep every few seconds). A push is a hint (guarantee 10): losing
+ * or repeating one loses or repeats nothing, because the device pulls the real state when it
+ * wakes.
  */
+import { randomUUID } from 'node:crypto';
 import {
   displayName,
   isWithinQuietHours,
@@ -15,6 +19,16 @@ import {
 import webpush from 'web-push';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
+import {
+  claimOrphanPushJobs,
+  claimPushJobs,
+  deletePushJob,
+  deleteStalePushJobs,
+  releasePushJobs,
+  insertPushJobs,
+  type PushJobRow,
+} from '../db/push-jobs';
+import type { ChangeSet } from '../db/unit-of-work';
 import {
   deleteSubscriptionById,
   hasSubscription,
@@ -33,7 +47,17 @@ export interface PushJob {
   /** Anchor pings are what quiet hours are for: they get through. */
   ignoresQuietHours: boolean;
   urgency: 'normal' | 'high';
+  /** Its row in push_jobs, deleted once it is sent. */
+  jobId?: string;
 }
+
+/** How long a node's claim on a job lasts (at least): well past PUSH_TIMEOUT_MS. */
+const CLAIM_MS = 30_000;
+/** How often each node looks for jobs nobody sent, and how old an unclaimed one must be. */
+const SWEEP_MS = 5_000;
+const ORPHAN_AFTER_MS = 3_000;
+/** A job this old is no longer worth a push. */
+const STALE_AFTER_MS = 3600_000;
 
 const TTL_SECONDS = 24 * 3600;
 /**
@@ -89,19 +113,102 @@ export class PushNotifier {
     const { publicKey, privateKey, subject } = deps.config.vapid;
     // Fails at start, not at the first push, when configured keys are malformed.
     webpush.getVapidHeaders('https://push.example', subject, publicKey, privateKey, 'aes128gcm');
-    deps.events.on('newPing', this.onNewPing);
-    deps.events.on('anchorRequest', this.onAnchorRequest);
+    deps.events.addBeforeCommit(this.writeJobs);
+    deps.events.on('pushJobs', this.onJobs);
     deps.events.on('subscriptionsChanged', this.onSubscriptionsChanged);
   }
 
   private subscribers = new Set<string>();
   private refreshTimer: ReturnType<typeof setInterval> | undefined;
+  private sweepTimer: ReturnType<typeof setInterval> | undefined;
+  /** Claims under way (idle() waits for them too). */
+  private claiming = 0;
+  private get claimMs() {
+    return Math.max(CLAIM_MS, 3 * this.deps.config.push.timeoutMs);
+  }
 
   /** Reads who has a subscription, and keeps reading it (server.ts awaits this before listening). */
   async start(): Promise<void> {
     await this.refreshSubscribers();
     this.refreshTimer = setInterval(() => void this.refreshSubscribers(), SUBSCRIBERS_REFRESH_MS);
     this.refreshTimer.unref();
+    this.sweepTimer = setInterval(() => void this.sweep(), SWEEP_MS);
+    this.sweepTimer.unref();
+  }
+
+  /** Another node said these people's subscriptions changed (realtime/bus.ts). */
+  recheckAll(userIds: string[]): void {
+    for (const id of userIds) void this.recheck(id);
+  }
+
+  /**
+   * In the transaction of each write: a job for each delivered ping and anchor request whose
+   * receiver has a subscription (the rest cost nothing).
+   */
+  private readonly writeJobs = async (trx: Db, sets: readonly ChangeSet[]) => {
+    const rows: { id: string; receiverId: string; job: string; createdAt: number }[] = [];
+    const now = Date.now();
+    for (const set of sets) {
+      const jobs = [
+        ...set.newPings.map(([receiverId, ping]) => this.pingJob(receiverId, ping)),
+        ...set.anchorRequests.map(([receiverId, anchor]) => this.anchorJob(receiverId, anchor)),
+      ];
+      for (const job of jobs) {
+        if (!job) continue;
+        const id = randomUUID();
+        rows.push({ id, receiverId: job.receiverId, job: JSON.stringify(job), createdAt: now });
+        set.pushJobs.push(id);
+      }
+    }
+    await insertPushJobs(trx, rows);
+  };
+
+  /** After the commit: this node's own jobs, claimed and sent at once. */
+  private readonly onJobs = (ids: string[]) => {
+    if (this.stop.signal.aborted) return;
+    this.claiming += 1;
+    claimPushJobs(this.deps.db, ids, Date.now() + this.claimMs)
+      .then((rows) => this.take(rows))
+      .catch((err: unknown) => logger.error({ err }, 'push: could not claim jobs'))
+      .finally(() => {
+        this.claiming -= 1;
+        this.wakeIdle();
+      });
+  };
+
+  /** Jobs no node sent (it died, or its claim ran out): claimed here, each by one node. */
+  async sweep(now = Date.now()): Promise<number> {
+    if (this.stop.signal.aborted) return 0;
+    this.claiming += 1;
+    try {
+      await deleteStalePushJobs(this.deps.db, now - STALE_AFTER_MS);
+      const rows = await claimOrphanPushJobs(
+        this.deps.db,
+        now,
+        now - ORPHAN_AFTER_MS,
+        now + this.claimMs,
+        50,
+      );
+      this.take(rows);
+      return rows.length;
+    } catch (err) {
+      logger.error({ err }, 'push: the sweep for unsent jobs failed');
+      return 0;
+    } finally {
+      this.claiming -= 1;
+      this.wakeIdle();
+    }
+  }
+
+  private take(rows: PushJobRow[]) {
+    for (const row of rows) {
+      try {
+        this.enqueue({ ...(JSON.parse(row.job) as PushJob), jobId: row.id });
+      } catch (err) {
+        logger.error({ err }, 'push: unreadable job dropped');
+        void deletePushJob(this.deps.db, row.id).catch(() => undefined);
+      }
+    }
   }
 
   /** Reads who has a subscription again (on a timer; tests call it). */
@@ -127,34 +234,36 @@ export class PushNotifier {
     }
   }
 
-  private readonly onNewPing = (receiverId: string, ping: Ping) => {
-    if (!this.subscribers.has(receiverId)) return;
+  private pingJob(receiverId: string, ping: Ping): PushJob | undefined {
+    if (!this.subscribers.has(receiverId)) return undefined;
     try {
       const { kind, ...payload } = pingPayload(ping);
-      this.enqueue({
+      return {
         receiverId,
         payload,
         ignoresQuietHours: kind === 'anchor',
         urgency: kind === 'anchor' ? 'high' : 'normal',
-      });
+      };
     } catch (err) {
       logger.error({ err }, 'push: cannot describe ping');
+      return undefined;
     }
-  };
+  }
 
-  private readonly onAnchorRequest = (receiverId: string, anchor: Anchor) => {
-    if (!this.subscribers.has(receiverId)) return;
+  private anchorJob(receiverId: string, anchor: Anchor): PushJob | undefined {
+    if (!this.subscribers.has(receiverId)) return undefined;
     try {
-      this.enqueue({
+      return {
         receiverId,
         payload: anchorRequestPayload(anchor),
         ignoresQuietHours: false,
         urgency: 'normal',
-      });
+      };
     } catch (err) {
       logger.error({ err }, 'push: cannot describe anchor request');
+      return undefined;
     }
-  };
+  }
 
   /** Queues a push; returns at once. */
   enqueue(job: PushJob) {
@@ -168,18 +277,33 @@ export class PushNotifier {
     this.pump();
   }
 
-  /** Resolves once nothing is queued or being sent (tests, graceful shutdown). */
+  /** Resolves once nothing is claimed, queued or being sent (tests, graceful shutdown). */
   idle(): Promise<void> {
-    if (this.active === 0 && this.queue.length === 0) return Promise.resolve();
+    if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  private isIdle() {
+    return this.active === 0 && this.queue.length === 0 && this.claiming === 0;
+  }
+
+  private wakeIdle() {
+    if (!this.isIdle()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Jobs claimed but not sent stay in the table: another node (or this one, restarted) sends them. */
   async close(): Promise<void> {
-    this.deps.events.off('newPing', this.onNewPing);
-    this.deps.events.off('anchorRequest', this.onAnchorRequest);
+    this.deps.events.off('pushJobs', this.onJobs);
     this.deps.events.off('subscriptionsChanged', this.onSubscriptionsChanged);
     clearInterval(this.refreshTimer);
+    clearInterval(this.sweepTimer);
+    // Claimed but not started: given back, so another node sends them at its next sweep.
+    const unsent = this.queue.flatMap((j) => (j.jobId ? [j.jobId] : []));
     this.queue.length = 0;
+    await releasePushJobs(this.deps.db, unsent).catch(() => undefined);
     this.stop.abort();
     await this.idle();
   }
@@ -189,15 +313,12 @@ export class PushNotifier {
       const job = this.queue.shift()!;
       this.active += 1;
       this.run(job)
+        .then(() => (job.jobId ? deletePushJob(this.deps.db, job.jobId) : undefined))
         .catch((err: unknown) => logger.error({ err }, 'push failed'))
         .finally(() => {
           this.active -= 1;
           this.pump();
-          if (this.active === 0 && this.queue.length === 0) {
-            const waiters = this.idleWaiters;
-            this.idleWaiters = [];
-            for (const w of waiters) w();
-          }
+          this.wakeIdle();
         });
     }
   }

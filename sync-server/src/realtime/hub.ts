@@ -94,6 +94,24 @@ export class RealtimeHub {
     return this.byUser.get(userId)?.size ?? 0;
   }
 
+  /** The people with a socket open on this node. */
+  people(): string[] {
+    return [...this.byUser.keys()];
+  }
+
+  /** Told when a person's first socket on this node opens and their last one closes. */
+  presence: { opened(userId: string): void; closed(userId: string): void } | undefined;
+
+  /** A delivered ping to its receiver's sockets (what another node's write told, relay.ts). */
+  sendNewPing(receiverId: string, ping: Ping): void {
+    this.onNewPing(receiverId, ping);
+  }
+
+  /** {type:'poke'} to each of these people's sockets. */
+  poke(userIds: string[]): void {
+    this.onChanged(userIds);
+  }
+
   // ---------- 1. the upgrade ----------
 
   /** For http.Server's 'upgrade' event. */
@@ -166,7 +184,10 @@ export class RealtimeHub {
   private attach(ws: WebSocket, who: SocketInfo) {
     this.info.set(ws, who);
     let set = this.byUser.get(who.userId);
-    if (!set) this.byUser.set(who.userId, (set = new Set()));
+    if (!set) {
+      this.byUser.set(who.userId, (set = new Set()));
+      this.presence?.opened(who.userId);
+    }
     set.add(ws);
     ws.on('pong', () => {
       who.alive = true;
@@ -183,7 +204,10 @@ export class RealtimeHub {
     if (!who) return;
     const set = this.byUser.get(who.userId);
     set?.delete(ws);
-    if (set?.size === 0) this.byUser.delete(who.userId);
+    if (set?.size === 0) {
+      this.byUser.delete(who.userId);
+      this.presence?.closed(who.userId);
+    }
   }
 
   /**

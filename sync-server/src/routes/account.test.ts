@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { PullResponse } from '@pingme/shared';
-import { sql } from 'kysely';
+import { tableNames, tableRows } from '../../test/db-inspect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   makeFriends,
@@ -39,23 +39,17 @@ const opOf = (changes: PullResponse['changes'], entity: string, id: string) =>
  * database-wide proof that nothing names the person any more.
  */
 async function rowsMentioning(value: string) {
-  const tables = await sql<{
-    name: string;
-  }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'`.execute(
-    db(),
-  );
+  const needle = value.toLowerCase();
   const found: { table: string; row: Record<string, unknown> }[] = [];
-  for (const { name } of tables.rows) {
-    const cols = await sql<{ name: string }>`select name from pragma_table_info(${name})`.execute(
-      db(),
-    );
-    const where = cols.rows
-      .map((c) => `instr(lower(cast("${c.name}" as text)), lower(?)) > 0`)
-      .join(' or ');
-    const rows = server.database.sqlite
-      .prepare(`select * from "${name}" where ${where}`)
-      .all(...cols.rows.map(() => value)) as Record<string, unknown>[];
-    for (const row of rows) found.push({ table: name, row });
+  for (const name of await tableNames(db())) {
+    for (const row of await tableRows(db(), name)) {
+      const mentions = Object.values(row).some((v) =>
+        String(v ?? '')
+          .toLowerCase()
+          .includes(needle),
+      );
+      if (mentions) found.push({ table: name, row });
+    }
   }
   return found;
 }

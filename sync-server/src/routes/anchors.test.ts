@@ -10,6 +10,7 @@ import {
   type TestServer,
 } from '../../test/harness';
 import { loadAnchors, visibleAnchorIds } from '../db/anchors';
+import { isUniqueViolation } from '../db/dialect';
 import { ANCHOR_MESSAGES } from '../mutations/anchors';
 
 let server: TestServer;
@@ -485,9 +486,7 @@ describe('anchors_active_pair index', () => {
         .insertInto('anchors')
         .values(row(b!.id, a!.id, 'pending'))
         .execute(),
-    ).rejects.toMatchObject({
-      code: 'SQLITE_CONSTRAINT_UNIQUE',
-    });
+    ).rejects.toSatisfy(isUniqueViolation);
     await db
       .insertInto('anchors')
       .values(row(b!.id, a!.id, 'declined'))

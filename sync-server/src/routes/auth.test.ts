@@ -227,16 +227,20 @@ describe('login and logout', () => {
   });
 
   it('GET /api/session answers a visitor 200 { user: null }, with no cookie and no session row', async () => {
-    const sessionRows = () =>
-      (server.database.sqlite.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number })
-        .n;
-    const before = sessionRows();
+    const sessionRows = async () =>
+      (
+        await server.database.db
+          .selectFrom('sessions')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n;
+    const before = await sessionRows();
     const res = await server.client().get('/api/session');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ user: null });
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.getSetCookie()).toEqual([]);
-    expect(sessionRows()).toBe(before);
+    expect(await sessionRows()).toBe(before);
   });
 
   it('GET /api/session answers a signed-in person the same SelfUser as GET /api/user, and null once signed out', async () => {

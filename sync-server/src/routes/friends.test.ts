@@ -33,13 +33,17 @@ async function friendshipRows(a: string, b: string) {
 }
 
 async function friendshipChanges(entityId: string) {
-  return db()
-    .selectFrom('changes')
-    .select(['userId', 'op'])
-    .where('entity', '=', 'friendship')
-    .where('entityId', '=', entityId)
-    .orderBy('seq')
-    .execute();
+  return (
+    db()
+      .selectFrom('changes')
+      .select(['userId', 'op'])
+      .where('entity', '=', 'friendship')
+      .where('entityId', '=', entityId)
+      // Numbers count per person: across people, the order is the time of the write.
+      .orderBy('createdAt')
+      .orderBy('seq')
+      .execute()
+  );
 }
 
 async function request(from: MadeUser, to: MadeUser) {

@@ -9,7 +9,8 @@ import {
   type MadeUser,
   type TestServer,
 } from '../../test/harness';
-import { loadMoments, loadPings, visibleMomentIds, visiblePingIds } from '../db/pings';
+import { loadPings, visiblePingIds } from '../db/pings';
+import { loadMoments, visibleMomentIds } from '../db/moments';
 
 let server: TestServer;
 let alice: MadeUser;
@@ -62,12 +63,16 @@ async function pingRowsFrom(senderId: string) {
 }
 
 async function changes(entityId: string) {
-  return db()
-    .selectFrom('changes')
-    .select(['userId', 'entity', 'op'])
-    .where('entityId', '=', entityId)
-    .orderBy('seq')
-    .execute();
+  return (
+    db()
+      .selectFrom('changes')
+      .select(['userId', 'entity', 'op'])
+      .where('entityId', '=', entityId)
+      // Numbers count per person: across people, the order is the time of the write.
+      .orderBy('createdAt')
+      .orderBy('seq')
+      .execute()
+  );
 }
 
 async function send(from: MadeUser, to: MadeUser, promptId = HUG): Promise<Ping> {
@@ -221,7 +226,7 @@ describe('POST /api/pings', () => {
     const rows = await changes(ping.id);
     expect(rows).toHaveLength(2);
     expect(new Set(rows.map((r) => r.userId))).toEqual(new Set([alice.id, bob.id]));
-    for (const r of rows) expect(r).toMatchObject({ entity: 'ping', op: 'upsert' });
+    for (const r of rows) expect(r).toMatchObject({ entity: 'ping', op: 'create' });
   });
 
   it('announces the ping, with its sender, to the receiver after commit', async () => {

@@ -13,9 +13,9 @@ import {
   countUnread,
   loadPings,
   pingIdsBetween,
-  reactionsAround,
   receivedPingIds,
 } from '../db/pings';
+import { reactionsAround } from '../db/reactions';
 import { notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
 import { input, validate } from '../middleware/validate';

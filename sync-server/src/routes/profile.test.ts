@@ -47,21 +47,23 @@ const freshHandle = (stem = 'h') => `${stem}${Date.now().toString(36)}${++seq}`;
 
 const uploads = () => readdirSync(server.config.uploadsDir).sort();
 
-async function userChanges(entityId: string, sinceSeq: number) {
-  return server.database.db
+/** The 'user' rows about entityId written after `since` (each person's number then). */
+async function userChanges(entityId: string, since: Map<string, number>) {
+  const rows = await server.database.db
     .selectFrom('changes')
-    .select(['userId', 'entity', 'entityId', 'op'])
+    .select(['userId', 'entity', 'entityId', 'op', 'seq'])
     .where('entity', '=', 'user')
     .where('entityId', '=', entityId)
-    .where('seq', '>', sinceSeq)
     .execute();
+  return rows.filter((r) => r.seq > (since.get(r.userId) ?? 0)).map(({ seq: _seq, ...r }) => r);
 }
+/** Every person's newest change number now. */
 async function maxSeq() {
-  const r = await server.database.db
-    .selectFrom('changes')
-    .select((eb) => eb.fn.max('seq').as('m'))
-    .executeTakeFirst();
-  return Number(r?.m ?? 0);
+  const rows = await server.database.db
+    .selectFrom('changeCounters')
+    .select(['userId', 'seq'])
+    .execute();
+  return new Map(rows.map((r) => [r.userId, r.seq]));
 }
 
 describe('GET /api/username/check/{handle}', () => {

@@ -239,7 +239,7 @@ describe('GET /api/sync/pull', () => {
 
   it('resets to a snapshot for an unknown or pruned cursor', async () => {
     const a = await makeUser(server);
-    const { newest } = await logBounds(server.database.db);
+    const { newest } = await logBounds(server.database.db, a.id);
     const future = await a.client.get<PullResponse>(`/api/sync/pull?since=${newest + 1000}`);
     expect(future.status).toBe(200);
     expect(future.body.reset).toBe(true);
@@ -252,8 +252,8 @@ describe('GET /api/sync/pull', () => {
       .set({ createdAt: '2000-01-01T00:00:00.000Z' })
       .execute();
     await pruneChangeLog(server.database.db, 24 * 3600_000);
-    const bounds = await logBounds(server.database.db);
-    expect(bounds.floor).toBe(bounds.newest - 1);
+    const bounds = await logBounds(server.database.db, a.id);
+    expect(bounds.floor).toBe(bounds.newest);
     const old = await a.client.get<PullResponse>('/api/sync/pull?since=1');
     expect(old.body.reset).toBe(true);
     const current = await a.client.get<PullResponse>(`/api/sync/pull?since=${bounds.newest}`);

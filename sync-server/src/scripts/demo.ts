@@ -5,7 +5,7 @@
  * that are already linked or already have pings are left alone.
  */
 import type { ReactionType } from '@pingme/shared';
-import { loadConfig } from '../config';
+import { databaseLocation, loadConfig } from '../config';
 import { recordChange } from '../db/changes';
 import { openDatabase, type Db } from '../db/connection';
 import { countPingsBetween, insertDemoPing, insertDemoReaction } from '../db/demo-data';
@@ -174,7 +174,7 @@ async function link(
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase(config.dbFile);
+  const database = await openDatabase(databaseLocation(config));
   const { db } = database;
   try {
     const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -234,7 +234,7 @@ async function main(): Promise<void> {
     }
 
     console.log(
-      `\nDemo data in ${config.dbFile}: ${created} new people, ${links} new friendships or requests, ${pings} new pings.`,
+      `\nDemo data in ${config.databaseUrl ? 'the PostgreSQL database' : config.dbFile}: ${created} new people, ${links} new friendships or requests, ${pings} new pings.`,
     );
     console.log(
       `\nStart the server with \`npm start\`, open ${config.publicUrl}/auth and sign in:`,

@@ -3,7 +3,7 @@
  * the account with that e-mail, in the database of the configured DATA_DIR. Exit code 1 when no
  * account has that e-mail or the arguments are wrong.
  */
-import { loadConfig } from '../config';
+import { databaseLocation, loadConfig } from '../config';
 import { setAdminByEmail } from '../db/admin';
 import { openDatabase } from '../db/connection';
 import { isAdminEmail } from '../services/accounts';
@@ -20,11 +20,13 @@ async function main(argv: string[]): Promise<number> {
   }
   const email = rest[0]!.trim().toLowerCase();
   const config = loadConfig();
-  const database = await openDatabase(config.dbFile);
+  const database = await openDatabase(databaseLocation(config));
   try {
     const result = await setAdminByEmail(database.db, email, !revoke);
     if (!result) {
-      console.error(`No account with the e-mail ${email} in ${config.dbFile}.`);
+      console.error(
+        `No account with the e-mail ${email} in ${config.databaseUrl ? 'the PostgreSQL database' : config.dbFile}.`,
+      );
       return 1;
     }
     const who = `${email} (${result.user.id})`;

@@ -1,6 +1,6 @@
 /**
  * Sending pings: who may ping whom, the receiver's daily limit, and what a delivered ping
- * announces. Every function runs inside the caller's `mutate` transaction, so a rejection
+ * announces. Every function runs inside the caller's unit of work (db/unit-of-work.ts), so a rejection
  * (403, 404, 429) leaves nothing written, however many receivers a call names.
  */
 import { displayName, uuidv7, type Ping, type UserSummary } from '@pingme/shared';
@@ -12,10 +12,10 @@ import {
   nthSentSince,
   sendTargets,
   type NewPing,
+  type PingContent,
   type SendTarget,
 } from '../db/pings';
 import { findPrompt, isUsableBy } from '../db/prompts';
-import type { PingKind } from '../db/schema';
 import { AppError, conflict, forbidden, notFound } from '../errors';
 import type { Db } from '../db/connection';
 import type { ChangeSet } from '../db/unit-of-work';
@@ -27,17 +27,6 @@ import type { ChangeSet } from '../db/unit-of-work';
 export const RATE_WINDOW_MS = 24 * 3600_000;
 
 export const ID_TAKEN = 'This id is already used by something else';
-
-/** What one send puts in every ping it creates. */
-export interface PingContent {
-  kind: PingKind;
-  promptId: string | null;
-  promptText: string | null;
-  promptEmoji: string | null;
-  customText: string | null;
-  customEmoji: string | null;
-  anchorId: string | null;
-}
 
 /** The prompt a sender may use (a default one or their own), as it reads now. */
 export async function promptContent(
@@ -114,7 +103,7 @@ export async function sendPings(
     ...send.content,
   }));
   await insertPings(trx, rows);
-  for (const r of rows) await changes.record([senderId, r.receiverId], 'ping', r.id);
+  for (const r of rows) await changes.record([senderId, r.receiverId], 'ping', r.id, 'create');
   // The answer is what was just written (loadPings would read the same back).
   const people = new Map<string, UserSummary>();
   if (sender) people.set(senderId, sender);

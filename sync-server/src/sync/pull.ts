@@ -12,39 +12,44 @@ import {
   type SyncEntity,
 } from '@pingme/shared';
 import { z } from 'zod';
-import { changesAfter, deleteChangesBefore, seqRange } from '../db/changes';
+import { changesAfter, counterOf, prunable, pruneUpTo } from '../db/changes';
 import type { Db } from '../db/connection';
 import { badRequest } from '../errors';
 import { views, type EntityRef } from './views';
 
-/** The oldest cursor the log can still serve, and the newest seq. */
+/** The oldest cursor a person's log can still serve, and their newest change number. */
 export interface LogBounds {
   floor: number;
   newest: number;
 }
 
-export async function logBounds(db: Db): Promise<LogBounds> {
-  const { first, last } = await seqRange(db);
-  // Rows are only ever removed from the old end (pruneChangeLog), so every seq above `floor`
-  // that was ever written is still there.
-  return { floor: first === null ? last : first - 1, newest: last };
+export async function logBounds(db: Db, viewerId: string): Promise<LogBounds> {
+  const { seq, floor } = await counterOf(db, viewerId);
+  // Rows go only from the old end of a person's log (pruneChangeLog raises the floor as it
+  // removes them), so every number above `floor` that was ever written is still there.
+  return { floor, newest: seq };
 }
 
 /**
- * Step 0 (maintenance): drops change rows older than the retention, always keeping the newest
- * row so the highest seq survives (a cursor above it is unknown, not merely quiet).
+ * Step 0 (maintenance): drops change rows older than the retention, each person's up to their
+ * newest old row, and raises their floor so a cursor below it gets a snapshot.
  */
 export async function pruneChangeLog(db: Db, retentionMs: number, now = Date.now()) {
-  const { newest } = await logBounds(db);
   const cutoff = new Date(now - retentionMs).toISOString();
-  return deleteChangesBefore(db, cutoff, newest);
+  const people = await prunable(db, cutoff);
+  let removed = 0;
+  // A few hundred people per transaction: each holds those people's counters briefly.
+  for (let i = 0; i < people.length; i += 200) {
+    removed += await pruneUpTo(db, people.slice(i, i + 200));
+  }
+  return removed;
 }
 
 // ---------- snapshot continuation tokens ----------
 
 const Token = z.object({
   v: z.literal(1),
-  /** The cursor the snapshot ends with: the newest seq when it started. */
+  /** The cursor the snapshot ends with: the person's newest change number when it started. */
   c: z.number().int().min(0),
   /** Index into SYNC_ENTITIES of the entity being listed. */
   e: z
@@ -73,7 +78,7 @@ function decodeToken(s: string): Token {
 
 export async function pull(db: Db, viewerId: string, query: PullQuery): Promise<PullResponse> {
   const limit = query.limit ?? PULL_DEFAULT_LIMIT;
-  const bounds = await logBounds(db);
+  const bounds = await logBounds(db, viewerId);
 
   // 1. A snapshot in progress continues where its token says (a token from before the database
   //    was replaced, whose cursor is in the future, starts a new snapshot).
@@ -83,8 +88,9 @@ export async function pull(db: Db, viewerId: string, query: PullQuery): Promise<
     return snapshotPage(db, viewerId, fresh ? startToken(bounds) : token, limit);
   }
 
-  // 2. No cursor, a cursor this log never issued (above the newest seq), or one older than the
-  //    retention point: the device cannot be brought up to date from the log, so it gets a snapshot.
+  // 2. No cursor, a cursor this log never issued (above the person's newest number), or one older
+  //    than the retention point: the device cannot be brought up to date from the log, so it gets
+  //    a snapshot.
   const since = query.since;
   if (since === undefined || since > bounds.newest || since < bounds.floor) {
     return snapshotPage(db, viewerId, startToken(bounds), limit);
@@ -95,7 +101,7 @@ export async function pull(db: Db, viewerId: string, query: PullQuery): Promise<
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   // The cursor covers what this page read: up to its last row, or, on the last page, up to the
-  // newest seq read before the rows (every row at or below it had committed, so none is skipped).
+  // person's newest number read before the rows (every row at or below it had committed).
   const lastRow = page.length ? page[page.length - 1]!.seq : since;
   const cursor = hasMore ? lastRow : Math.max(lastRow, bounds.newest);
 
@@ -128,7 +134,7 @@ export async function pull(db: Db, viewerId: string, query: PullQuery): Promise<
   return { cursor, hasMore, reset: false, snapshot: null, changes };
 }
 
-/** S0. A new snapshot's cursor is the newest seq now, before any record is listed. */
+/** S0. A new snapshot's cursor is the person's newest number now, before any record is listed. */
 function startToken(bounds: LogBounds): Token {
   return { v: 1, c: bounds.newest, e: 0, a: null };
 }

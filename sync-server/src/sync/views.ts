@@ -14,7 +14,8 @@ import { loadAnchors, visibleAnchorIds } from '../db/anchors';
 import { otherRecipients } from '../db/changes';
 import type { Db } from '../db/connection';
 import { loadMoods, visibleMoodIds } from '../db/moods';
-import { loadMoments, loadPings, visibleMomentIds, visiblePingIds } from '../db/pings';
+import { loadPings, visiblePingIds } from '../db/pings';
+import { loadMoments, visibleMomentIds } from '../db/moments';
 import { loadPrompts, visiblePromptIds } from '../db/prompts';
 import type { FriendshipRow, UserRow } from '../db/schema';
 import {

@@ -10,6 +10,8 @@ import * as m004 from './004-packs';
 import * as m005 from './005-safety';
 import * as m006 from './006-perf-indexes';
 import * as m007 from './007-written-at';
+import * as m008 from './008-change-numbers';
+import * as m009 from './009-cluster';
 
 export const migrations: Record<string, Migration> = {
   '001-accounts': m001,
@@ -19,4 +21,6 @@ export const migrations: Record<string, Migration> = {
   '005-safety': m005,
   '006-perf-indexes': m006,
   '007-written-at': m007,
+  '008-change-numbers': m008,
+  '009-cluster': m009,
 };

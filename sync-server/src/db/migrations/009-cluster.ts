@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * What several nodes share through the database (docs/deploy.md):
+ *
+ * - server_settings: values every node must agree on and that are generated once, by whichever
+ *   node starts first (the session secret and the Web Push key pair, when the environment does
+ *   not set them);
+ * - push_jobs: each Web Push to send, written in the transaction of the write that causes it
+ *   and claimed by one node at a time (`claimed_until`, ms; 0 when nobody holds it), so a push
+ *   goes out once, and goes out even when the node that took the write dies before sending it.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('server_settings')
+    .addColumn('name', 'text', (c) => c.primaryKey())
+    .addColumn('value', 'text', (c) => c.notNull())
+    .execute();
+
+  await db.schema
+    .createTable('push_jobs')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('receiver_id', 'text', (c) => c.notNull())
+    // JSON: the payload, its urgency and whether quiet hours apply (push/notifier.ts PushJob)
+    .addColumn('job', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'integer', (c) => c.notNull())
+    .addColumn('claimed_until', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .createIndex('push_jobs_claimed')
+    .on('push_jobs')
+    .columns(['claimed_until', 'created_at'])
+    .execute();
+}

@@ -1,0 +1,61 @@
+/**
+ * Reactions on pings: one per person and ping (a new one replaces theirs). Only the sender and the
+ * receiver of a ping can react to it or see its reactions (the callers check who may).
+ */
+import type { Reaction, ReactionListItem, ReactionType } from '@pingme/shared';
+import type { Db } from './connection';
+import { nowIso } from './connection';
+
+export async function findReactionById(db: Db, id: string): Promise<Reaction | undefined> {
+  return db.selectFrom('reactions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Sets userId's one reaction on a ping: a new row, replacing any earlier reaction of theirs
+ * (the new one takes the given id and the current time).
+ */
+export async function replaceReaction(
+  db: Db,
+  r: { id: string; pingId: string; userId: string; reactionType: ReactionType },
+): Promise<void> {
+  await db
+    .deleteFrom('reactions')
+    .where('pingId', '=', r.pingId)
+    .where('userId', '=', r.userId)
+    .execute();
+  await db
+    .insertInto('reactions')
+    .values({ ...r, createdAt: nowIso() })
+    .execute();
+}
+
+/** Reactions (anyone's, the person's own included) on pings userId sent or received. */
+export async function reactionsAround(
+  db: Db,
+  userId: string,
+  limit: number,
+): Promise<ReactionListItem[]> {
+  const rows = await db
+    .selectFrom('reactions as r')
+    .innerJoin('pings as p', 'p.id', 'r.pingId')
+    .innerJoin('users as u', 'u.id', 'r.userId')
+    .select([
+      'r.id',
+      'r.pingId',
+      'r.userId',
+      'r.reactionType',
+      'r.createdAt',
+      'u.firstName',
+      'u.lastName',
+      'u.profileImageUrl',
+    ])
+    .where((eb) => eb.or([eb('p.senderId', '=', userId), eb('p.receiverId', '=', userId)]))
+    .orderBy('r.createdAt', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(({ firstName, lastName, profileImageUrl, ...r }) => ({
+    ...r,
+    user: { id: r.userId, firstName, lastName, profileImageUrl },
+  }));
+}

@@ -51,50 +51,45 @@ async function shownVersion(page: Page): Promise<string> {
 }
 
 describe('a new version of the app', () => {
-  it(
-    "is offered with 'A new version is available', and 'Reload' brings it",
-    { timeout: 120_000 },
-    async () => {
-      previousDist = pwaBuildNamed(PREVIOUS);
-      previousApp = await startTestServer({
-        PWA_DIST: previousDist,
-        SESSION_SECRET: inject('sessionSecret'),
-      });
-      proxy = await startGuaranteeProxy(inject('serverPort'));
-      proxy.serveAppFrom(previousApp.port);
+  it("is offered with 'A new version is available', and 'Reload' brings it", async () => {
+    previousApp = await startTestServer({
+      PWA_DIST: previousDist,
+      SESSION_SECRET: inject('sessionSecret'),
+    });
+    proxy = await startGuaranteeProxy(inject('serverPort'));
+    proxy.serveAppFrom(previousApp.port);
 
-      const uma = await person('Uma');
-      await call(uma, 'PUT', '/api/profile/update', { handle: `uma_${Date.now() % 1_000_000}` });
-      const page = await newPage({ baseURL: proxy.url });
-      await signInPage(page, uma, proxy.url);
-      await page.goto('/');
-      await page.evaluate(async () => {
-        await navigator.serviceWorker.ready;
-      });
-      await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-      expect(await shownVersion(page)).toBe(`Version ${PREVIOUS}`);
+    const uma = await person('Uma');
+    await call(uma, 'PUT', '/api/profile/update', { handle: `uma_${Date.now() % 1_000_000}` });
+    const page = await newPage({ baseURL: proxy.url });
+    await signInPage(page, uma, proxy.url);
+    await page.goto('/');
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    expect(await shownVersion(page)).toBe(`Version ${PREVIOUS}`);
 
-      // The next release is published; the browser checks its worker (on navigation, and now).
-      proxy.serveAppFrom(undefined);
-      await page.evaluate(async () => {
-        await (await navigator.serviceWorker.getRegistration())?.update();
-      });
-      const prompt = page.getByRole('status').filter({ hasText: 'A new version is available' });
-      await prompt.waitFor({ timeout: 30_000 });
-      // Nothing swapped under the person: still the previous app until they say so.
-      expect(
-        await page
-          .getByRole('region', { name: 'App' })
-          .getByText(/^Version /)
-          .textContent(),
-      ).toBe(`Version ${PREVIOUS}`);
-      await page.screenshot({ path: artifact('update-prompt.png') });
-      await Promise.all([
-        page.waitForEvent('load', { timeout: 30_000 }),
-        prompt.getByRole('button', { name: 'Reload' }).click(),
-      ]);
-      expect(await shownVersion(page)).toBe(`Version ${CURRENT}`);
-      expect(await prompt.count()).toBe(0);
-    },
-  );
+    // The next release is published; the browser checks its worker (on navigation, and now).
+    proxy.serveAppFrom(undefined);
+    await page.evaluate(async () => {
+      await (await navigator.serviceWorker.getRegistration())?.update();
+    });
+    const prompt = page.getByRole('status').filter({ hasText: 'A new version is available' });
+    await prompt.waitFor({ timeout: 30_000 });
+    // Nothing swapped under the person: still the previous app until they say so.
+    expect(
+      await page
+        .getByRole('region', { name: 'App' })
+        .getByText(/^Version /)
+        .textContent(),
+    ).toBe(`Version ${PREVIOUS}`);
+    await page.screenshot({ path: artifact('update-prompt.png') });
+    await Promise.all([
+      page.waitForEvent('load', { timeout: 30_000 }),
+      prompt.getByRole('button', { name: 'Reload' }).click(),
+    ]);
+    expect(await shownVersion(page)).toBe(`Version ${CURRENT}`);
+    expect(await prompt.count()).toBe(0);
+  });
 });

@@ -170,9 +170,20 @@ describe('guards and invites', () => {
     const invitee = await registerByApi({ firstName: 'Dorothy', lastName: 'Vaughan' });
     const page = await newPage();
     const invite = new InvitePage(page);
+    // The toast shows for the spec's half second before the app leaves for /api/login, and the
+    // locator waits out a navigation under way: on a busy machine a look at the page can miss it.
+    // The page itself notes the toast when it appears (sessionStorage outlives the navigation).
+    await page.addInitScript(() => {
+      new MutationObserver(() => {
+        if (document.body?.textContent?.includes('Sign in required'))
+          sessionStorage.setItem('e2e-saw-sign-in-required', 'yes');
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
     await invite.open(inviter.inviteCode);
-    await page.getByText('Sign in required', { exact: true }).waitFor();
     await page.waitForURL(`${baseUrl}/auth`);
+    expect(await page.evaluate(() => sessionStorage.getItem('e2e-saw-sign-in-required'))).toBe(
+      'yes',
+    );
 
     await new AuthPage(page).signIn(invitee.email, invitee.password);
     await invite.inviterHeading('Mary Jackson').waitFor();

@@ -5,6 +5,7 @@
  * outbox (writes/prompts.ts, writes/pings.ts).
  */
 import type { Prompt } from '@pingme/shared';
+import { Link } from '@tanstack/react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import { Button } from '../components/Button';
@@ -43,9 +44,14 @@ export function PingLibraryScreen() {
       subtitle="Your prompts and the defaults, ready to assign and send."
       className="library"
       aside={
-        <Button size="sm" onClick={() => setCreating(true)}>
-          + New Prompt
-        </Button>
+        <div className="library__aside">
+          <Link to="/inbox" className="pings-section__link">
+            Inbox
+          </Link>
+          <Button size="sm" onClick={() => setCreating(true)}>
+            + New Prompt
+          </Button>
+        </div>
       }
     >
       {!prompts && (

@@ -4,6 +4,7 @@
  * (writes/pings.ts); a request still waiting for the friend shows as such. 'Add Anchor' opens the
  * anchor dialog while fewer than 5 anchors exist.
  */
+import { sentOrSaved } from '../../lib/sent-toast';
 import {
   ANCHOR_COLOR_DISPLAY_DEFAULT,
   LIMITS,
@@ -86,11 +87,13 @@ function AnchorTile({ me, anchor }: { me: SelfUser; anchor: Anchor }) {
     try {
       const [sent] = await sendPing(me, partner, { kind: 'anchor', anchor }, CUSTOM_PING_ERROR);
       setSentId(sent!.id);
-      toast({
-        title: 'Anchor ping sent! ⚓',
-        description: `${displayName(partner)} will get it right away.`,
-        variant: 'success',
-      });
+      toast(
+        sentOrSaved({
+          title: 'Anchor ping sent! ⚓',
+          description: `${displayName(partner)} will get it right away.`,
+          variant: 'success',
+        }),
+      );
     } catch {
       toast({
         title: 'Failed to send',

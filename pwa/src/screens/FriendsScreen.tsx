@@ -17,6 +17,7 @@ import {
   withRecentlyAnswered,
 } from '../components/friends/RequestAnswers';
 import { RequestRow } from '../components/friends/RequestRow';
+import { WithdrawRequestButton } from '../components/friends/WithdrawRequestButton';
 import { summaryOf } from '../writes/pending';
 import {
   groupFriendships,
@@ -81,11 +82,7 @@ function FriendsScreen() {
           </h2>
           <ul className="fr-people">
             {sent.map((r) => (
-              <RequestRow
-                key={r.id}
-                request={r}
-                actions={<span className="fr-pill fr-pill--muted">Request Sent</span>}
-              />
+              <RequestRow key={r.id} request={r} actions={<WithdrawRequestButton request={r} />} />
             ))}
           </ul>
         </section>

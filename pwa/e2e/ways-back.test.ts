@@ -62,9 +62,13 @@ describe('ways back', () => {
 
   it('edits the tagline on the extended profile after setup', async () => {
     const ada = await person('Ada');
+    // A bio (as setup asks for) turns the profile into the extended view.
+    const saved = await call(ada, 'PUT', '/api/profile/update', { bio: 'Tea and trains' });
+    expect(saved.status).toBe(200);
     const page = await pageAs(ada, '/profile');
     const profile = new ProfilePage(page);
     await profile.title.waitFor();
+    await page.getByText('Tea and trains').waitFor();
     await profile.editTagline('Always up for chai');
     await page.keyboard.press('Enter');
     await profile.toast('Profile Updated').waitFor();

@@ -16,6 +16,7 @@ import {
   useRequestAnswers,
   withRecentlyAnswered,
 } from '../components/friends/RequestAnswers';
+import { InviteLinkCard } from '../components/friends/InviteLink';
 import { RequestRow } from '../components/friends/RequestRow';
 import { WithdrawRequestButton } from '../components/friends/WithdrawRequestButton';
 import { summaryOf } from '../writes/pending';
@@ -116,7 +117,14 @@ function FriendsScreen() {
             ))}
           </ul>
         )}
+        {friends.length > 0 && (
+          <Link to="/analytics" className="friends__analytics">
+            <span aria-hidden="true">📈</span> Each friendship’s energy in Analytics
+          </Link>
+        )}
       </section>
+
+      <InviteLinkCard user={me} />
 
       <FriendPrompts meId={me.id} />
 

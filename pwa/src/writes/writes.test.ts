@@ -40,7 +40,10 @@ function ping(n: number, fields: Partial<Ping> = {}): Ping {
   } as Ping;
 }
 
-const outbox = async () => (await db.outbox.toArray()).map((e) => ({ name: e.name, args: e.args }));
+const outbox = async () =>
+  (await db.outbox.toArray()).map((e) =>
+    'name' in e ? { name: e.name, args: e.args } : { name: undefined, args: {} },
+  );
 
 beforeEach(async () => {
   await Promise.all(db.tables.map((t) => t.clear()));

@@ -42,7 +42,9 @@ function ping(n: number, fields: Partial<Ping> = {}): Ping {
 
 const outbox = async () =>
   (await db.outbox.toArray()).map((e) =>
-    'name' in e ? { name: e.name, args: e.args } : { name: undefined, args: {} },
+    'name' in e
+      ? { name: e.name, args: e.args }
+      : { name: undefined, args: {} as Record<string, unknown> },
   );
 
 beforeEach(async () => {

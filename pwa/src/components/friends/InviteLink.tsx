@@ -63,7 +63,8 @@ export function InviteLinkCard({ user }: { user: Pick<SelfUser, 'inviteCode'> })
         Anyone with this link can ask to be your friend, even while your profile is private.
       </p>
       <div className="invite-link__row">
-        <code className="invite-link__url" title={url} aria-label={`Invite link: ${url}`}>
+        {/* Cut on screen; the whole link is the element's text and its tooltip. */}
+        <code className="invite-link__url" title={url}>
           {url}
         </code>
         <InviteLinkButton user={user} />

@@ -2,7 +2,13 @@
 import type { SelfUser } from '@pingme/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useConnectivity, useRealtime } from '../stores';
-import { HEARTBEAT_MS, PONG_TIMEOUT_MS, afterClose, connectRealtime } from './realtime';
+import {
+  CONNECT_TIMEOUT_MS,
+  HEARTBEAT_MS,
+  PONG_TIMEOUT_MS,
+  afterClose,
+  connectRealtime,
+} from './realtime';
 
 describe('after the /ws socket closes', () => {
   it('reconnects at once when the server says it is restarting (1012) or going away (1001)', () => {
@@ -94,6 +100,21 @@ describe('the /ws heartbeat', () => {
     socket.accept();
     socket.onclose?.({ code: 1006 });
     expect(useConnectivity.getState().serverReachable).toBe(false);
+    stop();
+  });
+
+  it('a handshake that never completes is given up and tried again', () => {
+    const stop = connectRealtime(user, hooks);
+    const first = FakeSocket.last!;
+    vi.advanceTimersByTime(CONNECT_TIMEOUT_MS);
+    expect(first.closed).toBe(true);
+    expect(useConnectivity.getState().serverReachable).toBe(false);
+    // The reconnect backoff (at most 30 s) opens another socket.
+    vi.advanceTimersByTime(30_000);
+    expect(FakeSocket.last).not.toBe(first);
+    FakeSocket.last!.accept();
+    expect(useRealtime.getState().connected).toBe(true);
+    expect(useConnectivity.getState().serverReachable).toBe(true);
     stop();
   });
 });

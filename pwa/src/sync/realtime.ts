@@ -23,6 +23,8 @@ export interface RealtimeHooks {
  */
 export const HEARTBEAT_MS = 5_000;
 export const PONG_TIMEOUT_MS = 3_000;
+/** A socket not live (authenticated) this long after it was opened is given up and retried. */
+export const CONNECT_TIMEOUT_MS = 10_000;
 
 /** Reconnect delays: 1 s doubling to 30 s, with jitter. */
 const RECONNECT_CAP_MS = 30_000;
@@ -135,6 +137,9 @@ export function connectRealtime(user: SelfUser, hooks: RealtimeHooks): () => voi
       return;
     }
     socket = ws;
+    // A handshake whose answer never comes (swallowed by the network) would wait for ever.
+    clearTimeout(deadline);
+    deadline = setTimeout(() => declareDead(ws), CONNECT_TIMEOUT_MS);
     // The server may send its JSON in binary frames too: read them as bytes, not Blobs.
     ws.binaryType = 'arraybuffer';
     // R1. Say who we are; the server checks it against the cookie.

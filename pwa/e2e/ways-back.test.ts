@@ -28,6 +28,10 @@ describe('ways back', () => {
     await page.getByRole('button', { name: 'Unfriend' }).click();
     const dialog = page.getByRole('dialog', { name: 'Unfriend Bo Tester?' });
     await dialog.waitFor();
+    // The picture once the dialog's opening animation is over.
+    await dialog.evaluate((el) =>
+      Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)),
+    );
     await page.screenshot({ path: artifact('unfriend-dialog.png') });
     expect(await seriousA11yProblemsIn(page, ['[role="dialog"]'])).toEqual([]);
     await dialog.getByRole('button', { name: 'Unfriend' }).click();

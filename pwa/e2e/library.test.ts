@@ -93,4 +93,41 @@ describe('Ping Library', () => {
     await eventually(myPrompts, (p) => !p.some((x) => x.text === RAINBOW));
     expect(await library.custom.count()).toBe(0);
   });
+
+  it('edits a custom prompt: the new text shows at once and the server has it; defaults have no Edit', async () => {
+    const ada = await person('Ada', 'Editor');
+    const created = await call<PromptJson>(ada, 'POST', '/api/prompts', {
+      text: RAINBOW,
+      emoji: '🌈',
+    });
+    expect(created.status).toBe(201);
+    const page = await newPage();
+    await signInPage(page, ada);
+    const library = new LibraryPage(page);
+    await library.open();
+    await library.row(RAINBOW).waitFor();
+    expect(await library.action('Ping me when you need a hug', 'Edit').count()).toBe(0);
+
+    await library.action(RAINBOW, 'Edit').click();
+    await library.dialog.getByRole('heading', { name: 'Edit Ping Prompt' }).waitFor();
+    const field = library.dialog.getByRole('textbox', { name: 'Prompt message' });
+    expect(await field.inputValue()).toBe(RAINBOW);
+    await page.screenshot({ path: artifact('library-edit-prompt.png') });
+    await library.dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    const DOUBLE = 'Ping me when you see a double rainbow';
+    await library.edit(RAINBOW, DOUBLE);
+    await library.toast.filter({ hasText: 'Prompt updated!' }).waitFor();
+    await library.custom.getByText(DOUBLE, { exact: true }).waitFor();
+    expect(await library.custom.getByText(RAINBOW, { exact: true }).count()).toBe(0);
+    await expect
+      .poll(async () =>
+        (await call<PromptJson[]>(ada, 'GET', '/api/prompts/user')).body.map((p) => [
+          p.id,
+          p.text,
+          p.emoji,
+        ]),
+      )
+      .toEqual([[created.body.id, DOUBLE, '🌈']]);
+  });
 });

@@ -278,8 +278,8 @@ describe('Settings tab', () => {
     await page.getByRole('button', { name: 'Save Preferences' }).click();
     await page.getByText('Daily ping limit must be at least 1').waitFor();
 
-    await page.getByLabel('Start').fill('22:00');
-    await page.getByLabel('End').fill('07:30');
+    await page.getByLabel('Start', { exact: true }).fill('22:00');
+    await page.getByLabel('End', { exact: true }).fill('07:30');
     await limit.fill('1');
     await page.getByRole('button', { name: 'Save Preferences' }).click();
     await profile.toast('Profile updated successfully!').waitFor();

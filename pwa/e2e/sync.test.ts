@@ -81,7 +81,7 @@ describe('sync engine', () => {
     await proxy.cut();
     await sender.sendPrompt(new RegExp(HUG), ['Bo Tester']);
     const card = sender.card('Ping to Bo');
-    await card.getByTestId('ping-pending').filter({ hasText: 'Sending…' }).waitFor();
+    await card.getByTestId('ping-pending').filter({ hasText: 'Waiting to send' }).waitFor();
     await syncStatus(sender.page).filter({ hasText: '1 waiting to send' }).waitFor();
     // A few failed attempts while the cable is out; the details say what waits and why.
     await sender.page.waitForTimeout(2500);

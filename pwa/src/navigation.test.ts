@@ -10,6 +10,13 @@ describe('return-to after sign-in', () => {
     expect(takeReturnTo()).toBe('/');
   });
 
+  it('goes home instead of the last screen visited (spec: / after signing in)', () => {
+    for (const screen of ['/admin', '/pings', '/profile', '/friend/abc', '/invite/a/b']) {
+      sessionStorage.setItem('pingme.returnTo', screen);
+      expect(takeReturnTo()).toBe('/');
+    }
+  });
+
   it('never returns another site or a server path', () => {
     for (const bad of ['https://evil.example/', '//evil.example/x', '/api/login', 'pings']) {
       sessionStorage.setItem('pingme.returnTo', bad);

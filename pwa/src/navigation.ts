@@ -38,7 +38,14 @@ function rememberReturnTo(path: string): void {
   }
 }
 
-/** The in-app path to open after signing in (once), or '/'. */
+/**
+ * Screens a sign-in detour comes back to: an invite link holds an action the visitor came to
+ * do. Anything else (the last screen visited, which may be days old or one they may not open:
+ * /admin) gives way to the spec's rule, home after signing in (issue 15, item 8).
+ */
+const RETURN_TO_PATHS = [/^\/invite\/[^/?#]+$/];
+
+/** The invite to open after signing in (once), or '/'. */
 export function takeReturnTo(): string {
   let path: string | null = null;
   try {
@@ -48,7 +55,5 @@ export function takeReturnTo(): string {
     // storage unavailable
   }
   // Only same-app paths: never an absolute URL or a protocol-relative one.
-  return path && path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/api/')
-    ? path
-    : '/';
+  return path && RETURN_TO_PATHS.some((re) => re.test(path)) ? path : '/';
 }

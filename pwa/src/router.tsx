@@ -8,6 +8,7 @@ import { authRoute } from './routes/auth';
 import { friendRoute } from './routes/friend';
 import { friendsRoute } from './routes/friends';
 import { friendsSearchRoute } from './routes/friends-search';
+import { inboxRoute } from './routes/inbox';
 import { indexRoute } from './routes/index';
 import { inviteMissingRoute, inviteRoute } from './routes/invite';
 import { notificationsRoute } from './routes/notifications';
@@ -29,6 +30,7 @@ export const routeTree = rootRoute.addChildren([
   inviteMissingRoute,
   // Signed-in people
   pingsRoute,
+  inboxRoute,
   friendsRoute,
   friendsSearchRoute,
   friendRoute,

@@ -3,7 +3,6 @@ import type { Config } from './config';
 import type { Db } from './db/connection';
 import type { ChangeEvents } from './realtime/events';
 import type { Metrics } from './metrics';
-import type { Lifecycle } from './middleware/ops';
 import type { WriteCoalescer } from './mutations/coalesce';
 import type { Mailer } from './services/mail';
 
@@ -18,4 +17,9 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Read by /readyz (server.ts sets `draining` at shutdown). */
   lifecycle?: Lifecycle;
+}
+
+/** The server's state as /readyz reports it; server.ts sets `draining` at shutdown. */
+export interface Lifecycle {
+  draining: boolean;
 }

@@ -4,6 +4,7 @@
  * (`/api/pings/:id/read`, never the path with its ids), the method, the status, an outcome.
  * Served at /metrics only when configured (middleware/ops.ts, README "Operations").
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Seconds: from a cached read (under a millisecond) to a slow export. */
@@ -110,4 +111,12 @@ export class Metrics {
 export function queryKind(nodeKind: string): string {
   const m = /^(Select|Insert|Update|Delete)QueryNode$/.exec(nodeKind);
   return m ? m[1]!.toLowerCase() : 'other';
+}
+
+/** Who may read /metrics: `Authorization: Bearer <token>`, compared in constant time. */
+export function bearerMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  if (!m) return false;
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(m[1]!), digest(token));
 }

@@ -2,6 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
+import type { Lifecycle } from './deps';
 import {
   databaseLocation,
   generateSecrets,
@@ -14,8 +15,7 @@ import { sharedSetting } from './db/settings';
 import { WriteCoalescer } from './mutations/coalesce';
 import { revokeUnprovenListedAdmins } from './db/users';
 import { logger, setLogLevel } from './logger';
-import { Metrics, queryKind } from './metrics';
-import { bearerMatches, type Lifecycle } from './middleware/ops';
+import { Metrics, bearerMatches, queryKind } from './metrics';
 import { PushNotifier } from './push/notifier';
 import { ChangeEvents } from './realtime/events';
 import { LocalBus, PostgresBus, type ChangeBus } from './realtime/bus';

@@ -29,7 +29,7 @@ export class LibraryPage {
     });
   }
 
-  action(text: string, name: 'Assign' | 'Send' | 'Delete'): Locator {
+  action(text: string, name: 'Assign' | 'Send' | 'Edit' | 'Delete'): Locator {
     return this.row(text).getByRole('button', { name: new RegExp(`^${name}`) });
   }
 
@@ -38,5 +38,13 @@ export class LibraryPage {
     await this.dialog.getByRole('textbox', { name: 'Prompt message' }).fill(text);
     if (emoji) await this.dialog.getByRole('textbox', { name: 'Emoji (optional)' }).fill(emoji);
     await this.dialog.getByRole('button', { name: 'Create Prompt' }).click();
+  }
+
+  /** Opens a prompt's Edit dialog, replaces its text and saves. */
+  async edit(text: string, newText: string) {
+    await this.action(text, 'Edit').click();
+    const field = this.dialog.getByRole('textbox', { name: 'Prompt message' });
+    await field.fill(newText);
+    await this.dialog.getByRole('button', { name: 'Save Changes' }).click();
   }
 }

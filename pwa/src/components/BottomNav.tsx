@@ -1,4 +1,4 @@
-import { Link } from '@tanstack/react-router';
+import { Link, useRouterState } from '@tanstack/react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { ComponentType, SVGProps } from 'react';
 import { db } from '../db';
@@ -60,10 +60,16 @@ function useBadgeSources(meId: string | undefined) {
   );
 }
 
-/** The global bottom navigation of signed-in screens (spec section 2, "Global navigation"). */
+/**
+ * The global bottom navigation of signed-in screens (spec section 2, "Global navigation"). The
+ * Pings item leads to the Library, or to the inbox while it counts unread pings (and while the
+ * inbox is open), so the badge leads to what it counts (docs/decisions.md).
+ */
 export function BottomNav() {
   const meId = useSession((s) => s.user?.id);
   const { unread, requestIds } = useBadgeSources(meId);
+  const onInbox = useRouterState({ select: (s) => s.location.pathname === '/inbox' });
+  const pingsTo = unread > 0 || onInbox ? '/inbox' : '/pings';
   const viewed = useViewedNotifications();
   const unseen = countUnseen(requestIds, viewed);
   const badges: Record<Exclude<Badge, null>, { text: string | null; label: string }> = {
@@ -79,7 +85,7 @@ export function BottomNav() {
           return (
             <li key={to}>
               <Link
-                to={to}
+                to={to === '/pings' ? pingsTo : to}
                 className="bottom-nav__link"
                 activeOptions={{ exact: to === '/' }}
                 activeProps={{ 'aria-current': 'page', className: 'is-active' }}

@@ -25,3 +25,12 @@ export async function unreadReceivedCount(meId: string): Promise<number> {
   ]);
   return received - read;
 }
+
+/** Every ping the person received, newest first (the [receiverId+createdAt] index, backwards). */
+export async function receivedPings(meId: string): Promise<Ping[]> {
+  return db.pings
+    .where('[receiverId+createdAt]')
+    .between([meId, Dexie.minKey], [meId, Dexie.maxKey], true, true)
+    .reverse()
+    .toArray();
+}

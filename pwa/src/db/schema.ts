@@ -68,6 +68,14 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
         });
     },
   },
+  {
+    version: 5,
+    // The inbox (/inbox) lists every received ping newest first: this index reads them in that
+    // order, a page at a time, without sorting the whole history in memory.
+    stores: {
+      pings: 'id, senderId, receiverId, createdAt, [receiverId+readAt], [receiverId+createdAt]',
+    },
+  },
 ];
 
 /**

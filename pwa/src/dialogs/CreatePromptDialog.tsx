@@ -1,6 +1,8 @@
 /**
- * 'Create New Ping Prompt': text (required, at most 100, with a counter) and an optional emoji
- * (at most 4, 💭 by default). prompt.create with a client id through the outbox.
+ * The spec's 'create or edit prompt' dialog. 'Create New Ping Prompt': text (required, at most
+ * 100, with a counter) and an optional emoji (at most 4, 💭 by default), prompt.create with a
+ * client id through the outbox; given `editing`, 'Edit Ping Prompt' with its text and emoji,
+ * prompt.update.
  */
 import { DEFAULT_PROMPT_EMOJI, LIMITS } from '@pingme/shared';
 import { useRef, useState } from 'react';
@@ -14,23 +16,32 @@ import {
   validatePromptForm,
   type PromptForm,
 } from '../components/library/library-rules';
-import { createPrompt } from '../writes/prompts';
+import type { Prompt } from '@pingme/shared';
+import { createPrompt, updatePrompt } from '../writes/prompts';
 
 export interface CreatePromptDialogProps {
   open: boolean;
   meId: string;
+  /** The prompt to edit; absent: a new one. */
+  editing?: Prompt | null;
   onOpenChange(open: boolean): void;
 }
 
-export function CreatePromptDialog({ open, meId, onOpenChange }: CreatePromptDialogProps) {
-  const [form, setForm] = useState<PromptForm>({ text: '', emoji: '' });
+export function CreatePromptDialog(props: CreatePromptDialogProps) {
+  // A fresh form for each prompt opened (and for each new one).
+  return <PromptDialog key={props.editing?.id ?? 'new'} {...props} />;
+}
+
+function PromptDialog({ open, meId, editing, onOpenChange }: CreatePromptDialogProps) {
+  const initial = { text: editing?.text ?? '', emoji: editing?.emoji ?? '' };
+  const [form, setForm] = useState<PromptForm>(initial);
   const [errors, setErrors] = useState<Partial<Record<keyof PromptForm, string>>>({});
   const [busy, setBusy] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
 
   const close = (next: boolean) => {
     if (!next) {
-      setForm({ text: '', emoji: '' });
+      setForm(initial);
       setErrors({});
     }
     onOpenChange(next);
@@ -51,14 +62,18 @@ export function CreatePromptDialog({ open, meId, onOpenChange }: CreatePromptDia
       return;
     }
     setBusy(true);
+    const failed = editing ? LIBRARY_MESSAGES.updateFailed : LIBRARY_MESSAGES.createFailed;
     try {
-      await createPrompt(meId, result.text, result.emoji, {
-        description: LIBRARY_MESSAGES.createFailed,
-      });
-      toast({ title: 'Prompt created!', description: result.text, variant: 'success' });
+      if (editing) {
+        await updatePrompt(editing, result.text, result.emoji, { description: failed });
+        toast({ title: 'Prompt updated!', description: result.text, variant: 'success' });
+      } else {
+        await createPrompt(meId, result.text, result.emoji, { description: failed });
+        toast({ title: 'Prompt created!', description: result.text, variant: 'success' });
+      }
       close(false);
     } catch {
-      toast({ title: 'Error', description: LIBRARY_MESSAGES.createFailed, variant: 'destructive' });
+      toast({ title: 'Error', description: failed, variant: 'destructive' });
     } finally {
       setBusy(false);
     }
@@ -68,7 +83,7 @@ export function CreatePromptDialog({ open, meId, onOpenChange }: CreatePromptDia
     <Dialog
       open={open}
       onOpenChange={close}
-      title="Create New Ping Prompt"
+      title={editing ? 'Edit Ping Prompt' : 'Create New Ping Prompt'}
       description="Write it the way you would say it, e.g. “Ping me when you see a rainbow”."
     >
       <form ref={formRef} className="form" onSubmit={submit} noValidate>
@@ -101,7 +116,7 @@ export function CreatePromptDialog({ open, meId, onOpenChange }: CreatePromptDia
             <Button variant="secondary">Cancel</Button>
           </DialogClose>
           <Button type="submit" loading={busy}>
-            Create Prompt
+            {editing ? 'Save Changes' : 'Create Prompt'}
           </Button>
         </div>
       </form>

@@ -3,6 +3,7 @@
  * checkboxes, 'Cancel' and 'Send (N)'. One friend is a POST /api/pings, several a group ping.
  * Selection starts empty; after a send it is cleared and the dialog closes.
  */
+import { sentOrSaved } from '../lib/sent-toast';
 import { DEFAULT_PROMPT_EMOJI, displayName, type Prompt, type SelfUser } from '@pingme/shared';
 import { memo, useCallback, useState } from 'react';
 import { afterNextPaint } from '../lib/frames';
@@ -22,14 +23,14 @@ export interface SendPromptDialogProps {
 
 /** Spec section 8: 'Pings sent! 🎉' with one line for one friend, another for a group. */
 export function sentToast(promptText: string, count: number) {
-  return {
+  return sentOrSaved({
     title: 'Pings sent! 🎉',
     description:
       count === 1
         ? `Sent "${promptText}" to your friend`
         : `Sent "${promptText}" to ${count} friends as a group ping`,
     variant: 'success' as const,
-  };
+  });
 }
 
 export function SendPromptDialog({ prompt, me, friends, onOpenChange }: SendPromptDialogProps) {

@@ -3,6 +3,7 @@
  * counter and one of the 10 surprise emojis (💫 by default). Sent as ping.sendCustom with
  * surprise: true, through the outbox.
  */
+import { sentOrSaved } from '../lib/sent-toast';
 import {
   CustomPingBody,
   DEFAULT_SURPRISE_EMOJI,
@@ -71,11 +72,13 @@ function SurpriseForm({
         { kind: 'surprise', text: parsed.data, emoji },
         { title: 'Surprise failed', description: 'Could not send surprise ping' },
       );
-      toast({
-        title: `${emoji} Surprise sent!`,
-        description: `${displayName(friend)} will love it.`,
-        variant: 'success',
-      });
+      toast(
+        sentOrSaved({
+          title: `${emoji} Surprise sent!`,
+          description: `${displayName(friend)} will love it.`,
+          variant: 'success',
+        }),
+      );
       onDone();
     } catch {
       toast({

@@ -17,6 +17,7 @@ import {
 } from '../components/friends/useFriendProfile';
 import { PingCard } from '../components/pings/PingCard';
 import { PersonSafetyActions } from '../components/safety/PersonSafetyActions';
+import { UnfriendButton } from '../components/friends/UnfriendButton';
 import { useSession } from '../stores';
 import '../styles/friends.css';
 import '../styles/pings.css';
@@ -94,7 +95,10 @@ function FriendProfileView({ friend, stats }: { friend: FriendProfile; stats: St
         >
           <SendIcon /> Send a Ping
         </Link>
-        <PersonSafetyActions userId={friend.id} name={name} />
+        <div className="friend-profile__leave">
+          <UnfriendButton friendId={friend.id} name={name} />
+          <PersonSafetyActions userId={friend.id} name={name} />
+        </div>
       </section>
 
       <section aria-labelledby="recent-pings-title" className="friend-profile__pings">

@@ -16,7 +16,9 @@ import {
   useRequestAnswers,
   withRecentlyAnswered,
 } from '../components/friends/RequestAnswers';
+import { InviteLinkCard } from '../components/friends/InviteLink';
 import { RequestRow } from '../components/friends/RequestRow';
+import { WithdrawRequestButton } from '../components/friends/WithdrawRequestButton';
 import { summaryOf } from '../writes/pending';
 import {
   groupFriendships,
@@ -81,11 +83,7 @@ function FriendsScreen() {
           </h2>
           <ul className="fr-people">
             {sent.map((r) => (
-              <RequestRow
-                key={r.id}
-                request={r}
-                actions={<span className="fr-pill fr-pill--muted">Request Sent</span>}
-              />
+              <RequestRow key={r.id} request={r} actions={<WithdrawRequestButton request={r} />} />
             ))}
           </ul>
         </section>
@@ -119,7 +117,14 @@ function FriendsScreen() {
             ))}
           </ul>
         )}
+        {friends.length > 0 && (
+          <Link to="/analytics" className="friends__analytics">
+            <span aria-hidden="true">📈</span> Each friendship’s energy in Analytics
+          </Link>
+        )}
       </section>
+
+      <InviteLinkCard user={me} />
 
       <FriendPrompts meId={me.id} />
 

@@ -5,6 +5,7 @@
  * outbox (writes/prompts.ts, writes/pings.ts).
  */
 import type { Prompt } from '@pingme/shared';
+import { Link } from '@tanstack/react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import { Button } from '../components/Button';
@@ -20,7 +21,7 @@ import { db } from '../db';
 import { useSession } from '../stores';
 import '../styles/library.css';
 
-type Action = { kind: 'assign' | 'send' | 'delete'; prompt: Prompt } | null;
+type Action = { kind: 'assign' | 'send' | 'edit' | 'delete'; prompt: Prompt } | null;
 
 export function PingLibraryScreen() {
   const me = useSession((s) => s.user);
@@ -31,10 +32,15 @@ export function PingLibraryScreen() {
   const [action, setAction] = useState<Action>(null);
   if (!me) return null;
 
-  const open = (kind: 'assign' | 'send' | 'delete') => (prompt: Prompt) =>
+  const open = (kind: 'assign' | 'send' | 'edit' | 'delete') => (prompt: Prompt) =>
     setAction({ kind, prompt });
   const closeAction = (next: boolean) => !next && setAction(null);
-  const rowProps = { onAssign: open('assign'), onSend: open('send'), onDelete: open('delete') };
+  const rowProps = {
+    onAssign: open('assign'),
+    onSend: open('send'),
+    onEdit: open('edit'),
+    onDelete: open('delete'),
+  };
   const empty = prompts && prompts.custom.length === 0 && prompts.defaults.length === 0;
 
   return (
@@ -43,9 +49,14 @@ export function PingLibraryScreen() {
       subtitle="Your prompts and the defaults, ready to assign and send."
       className="library"
       aside={
-        <Button size="sm" onClick={() => setCreating(true)}>
-          + New Prompt
-        </Button>
+        <div className="library__aside">
+          <Link to="/inbox" className="pings-section__link">
+            Inbox
+          </Link>
+          <Button size="sm" onClick={() => setCreating(true)}>
+            + New Prompt
+          </Button>
+        </div>
       }
     >
       {!prompts && (
@@ -89,6 +100,12 @@ export function PingLibraryScreen() {
       )}
 
       <CreatePromptDialog open={creating} meId={meId} onOpenChange={setCreating} />
+      <CreatePromptDialog
+        open={action?.kind === 'edit'}
+        meId={meId}
+        editing={action?.kind === 'edit' ? action.prompt : null}
+        onOpenChange={closeAction}
+      />
       <AssignPromptDialog
         prompt={action?.kind === 'assign' ? action.prompt : null}
         friends={friends}

@@ -16,6 +16,16 @@ export interface RealtimeHooks {
   onSessionEnded(): Promise<boolean>;
 }
 
+/**
+ * Heartbeat (issue 15, item 10): while live, a `ping` frame every HEARTBEAT_MS; a socket that
+ * brings no frame within PONG_TIMEOUT_MS of it is dead (a server that died, a cable pulled with
+ * no close on the wire), so the status says Offline within a few seconds instead of a minute.
+ */
+export const HEARTBEAT_MS = 5_000;
+export const PONG_TIMEOUT_MS = 3_000;
+/** A socket not live (authenticated) this long after it was opened is given up and retried. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 /** Reconnect delays: 1 s doubling to 30 s, with jitter. */
 const RECONNECT_CAP_MS = 30_000;
 /** Close code of a socket whose session has ended (sign-out, password change). */
@@ -75,7 +85,40 @@ export function connectRealtime(user: SelfUser, hooks: RealtimeHooks): () => voi
   let closed = false;
   let failures = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let beat: ReturnType<typeof setInterval> | undefined;
+  let deadline: ReturnType<typeof setTimeout> | undefined;
   const { setConnected } = useRealtime.getState();
+  const { setServerReachable } = useConnectivity.getState();
+
+  const stopHeartbeat = () => {
+    clearInterval(beat);
+    clearTimeout(deadline);
+    beat = undefined;
+    deadline = undefined;
+  };
+
+  /** A live socket that stopped answering: drop it now and go the way of a closed one. */
+  const declareDead = (ws: WebSocket) => {
+    if (socket !== ws) return;
+    stopHeartbeat();
+    ws.onclose = null;
+    ws.onmessage = null;
+    ws.close();
+    socket = null;
+    setConnected(false);
+    setServerReachable(false);
+    schedule();
+  };
+
+  const startHeartbeat = (ws: WebSocket) => {
+    stopHeartbeat();
+    beat = setInterval(() => {
+      if (socket !== ws || ws.readyState !== WebSocket.OPEN) return;
+      const ping: ClientMessage = { type: 'ping' };
+      ws.send(JSON.stringify(ping));
+      deadline ??= setTimeout(() => declareDead(ws), PONG_TIMEOUT_MS);
+    }, HEARTBEAT_MS);
+  };
 
   const schedule = () => {
     if (closed) return;
@@ -94,6 +137,9 @@ export function connectRealtime(user: SelfUser, hooks: RealtimeHooks): () => voi
       return;
     }
     socket = ws;
+    // A handshake whose answer never comes (swallowed by the network) would wait for ever.
+    clearTimeout(deadline);
+    deadline = setTimeout(() => declareDead(ws), CONNECT_TIMEOUT_MS);
     // The server may send its JSON in binary frames too: read them as bytes, not Blobs.
     ws.binaryType = 'arraybuffer';
     // R1. Say who we are; the server checks it against the cookie.
@@ -102,6 +148,9 @@ export function connectRealtime(user: SelfUser, hooks: RealtimeHooks): () => voi
       ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (event) => {
+      // Any frame says the socket is alive.
+      clearTimeout(deadline);
+      deadline = undefined;
       const message = readFrame(event.data);
       if (!message) return;
       switch (message.type) {
@@ -109,10 +158,14 @@ export function connectRealtime(user: SelfUser, hooks: RealtimeHooks): () => voi
           // R2. Live: reset the backoff and catch up on what was missed while away.
           failures = 0;
           setConnected(true);
+          setServerReachable(true);
+          startHeartbeat(ws);
           hooks.onPoke('reconnect');
           break;
         case 'poke':
           hooks.onPoke('poke'); // R3
+          break;
+        case 'pong':
           break;
         case 'new_ping':
           void receiveNewPing(message.ping).catch((err) =>
@@ -125,9 +178,14 @@ export function connectRealtime(user: SelfUser, hooks: RealtimeHooks): () => voi
       }
     };
     ws.onclose = (event) => {
-      if (socket === ws) socket = null;
+      if (socket !== ws) return;
+      socket = null;
+      stopHeartbeat();
       setConnected(false);
       if (closed) return;
+      // A socket that closes without the server saying why (1006: the server died, the network
+      // went) means the server cannot be reached until something answers again.
+      if (event.code === 1006) setServerReachable(false);
       // R5. Reconnect with backoff; after 4401 only while the session still holds; after a
       // server restart at once (the first step of the backoff: half a second to a second, with
       // jitter so thousands of devices do not all come back in the same instant).
@@ -159,6 +217,7 @@ export function connectRealtime(user: SelfUser, hooks: RealtimeHooks): () => voi
   return () => {
     closed = true;
     clearTimeout(timer);
+    stopHeartbeat();
     window.removeEventListener('online', onOnline);
     stopWatching();
     socket?.close(1000, 'signed out');

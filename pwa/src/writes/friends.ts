@@ -1,12 +1,13 @@
 /**
- * Friend requests (spec sections 2 and 4). Answering a request goes through the outbox with the
- * friendship's pending row; asking someone is sent at once (sendNow): the server makes the
- * request's id, so a pending row could not be matched with the one the pull brings. Success
- * toasts are the screens' (they depend on the screen).
+ * Friend requests (spec sections 2 and 4) and unfriending. Answering or withdrawing a request
+ * and unfriending go through the outbox with the rows they change; asking someone is sent at
+ * once (sendNow): the server makes the request's id, so a pending row could not be matched with
+ * the one the pull brings. Success toasts are the screens' (they depend on the screen).
  */
 import type { SyncFriendship } from '@pingme/shared';
 import { localWrite, PENDING_FIELD } from '../sync/local-write';
 import { syncEngine } from '../sync/engine';
+import { db } from '../db';
 import { sendNow } from './send-now';
 import type { Pending } from './pending';
 
@@ -36,6 +37,37 @@ export async function declineFriendRequest(request: SyncFriendship): Promise<voi
     args: { requestId: request.id },
     effects: [{ table: 'friendships', key: request.id, after: null }],
     errorToast: { description: 'Failed to decline friend request' },
+  });
+}
+
+/** The sender takes back a request not yet answered (friend.decline from the sender). */
+export async function withdrawFriendRequest(request: SyncFriendship): Promise<void> {
+  await localWrite({
+    mutation: 'friend.decline',
+    args: { requestId: request.id },
+    effects: [{ table: 'friendships', key: request.id, after: null }],
+    errorToast: { description: 'Failed to withdraw friend request' },
+  });
+}
+
+/**
+ * Unfriend: the friendship and the friend's row leave this device at once; the server ends their
+ * anchors and assignments too, and the pull after the answer brings those changes. Pings stay.
+ */
+export async function removeFriend(friendId: string): Promise<void> {
+  const friendships = await db.friendships.where('otherUserId').equals(friendId).primaryKeys();
+  await localWrite({
+    mutation: 'friend.remove',
+    args: { friendId },
+    effects: [
+      ...friendships.map((key) => ({
+        table: 'friendships' as const,
+        key: String(key),
+        after: null,
+      })),
+      { table: 'users', key: friendId, after: null },
+    ],
+    errorToast: { description: 'Failed to remove friend. Please try again.' },
   });
 }
 

@@ -10,6 +10,11 @@
  *   (kind 'surprise': a surprise message; kind 'anchor': an anchor's ping, text rewritten)
  *   reactToPing(ping, me, 'heart')                                                     ping.react
  *   markPingRead(ping)                                                                 ping.markRead
+ *   markAllPingsRead(meId)                                                             ping.markAllRead
+ *   bookmarkPing(ping, true)                                                           ping.bookmark
+ *
+ * Every send carries `writtenAt`, the time of the local write: a ping written offline keeps the
+ * time the person wrote it, not the time it reached the server (docs/decisions.md).
  */
 import {
   DEFAULT_PROMPT_EMOJI,
@@ -91,6 +96,7 @@ export function pendingPing(o: {
   groupId?: string | null;
   at?: string;
 }): LocalPing {
+  const at = o.at ?? new Date().toISOString();
   return {
     id: o.id,
     senderId: o.from.id,
@@ -99,7 +105,8 @@ export function pendingPing(o: {
     receiver: summaryOf(o.to),
     ...o.said,
     groupId: o.groupId ?? null,
-    createdAt: o.at ?? new Date().toISOString(),
+    createdAt: at,
+    writtenAt: at,
     isRead: false,
     readAt: null,
     isBookmarked: false,
@@ -111,16 +118,23 @@ export function pendingPing(o: {
 /** The mutation and arguments that send `rows` (one per receiver, in order). */
 function sendCall(content: PingContent, rows: readonly LocalPing[], groupId: string | null) {
   const first = rows[0]!;
+  const writtenAt = first.createdAt;
   if (content.kind === 'prompt') {
     return rows.length === 1
       ? ({
           mutation: 'ping.send',
-          args: { id: first.id, promptId: content.prompt.id, receiverId: first.receiverId },
+          args: {
+            id: first.id,
+            writtenAt,
+            promptId: content.prompt.id,
+            receiverId: first.receiverId,
+          },
         } as const)
       : ({
           mutation: 'ping.sendGroup',
           args: {
             groupId: groupId!,
+            writtenAt,
             promptId: content.prompt.id,
             receiverIds: rows.map((p) => p.receiverId),
             ids: rows.map((p) => p.id),
@@ -132,6 +146,7 @@ function sendCall(content: PingContent, rows: readonly LocalPing[], groupId: str
     mutation: 'ping.sendCustom',
     args: {
       id: first.id,
+      writtenAt,
       receiverId: first.receiverId,
       customText: first.customText!,
       ...(given ? { customEmoji: given } : {}),
@@ -209,5 +224,42 @@ export async function markPingRead(ping: LocalPing): Promise<void> {
     mutation: 'ping.markRead',
     args: { id: ping.id },
     effects: [{ table: 'pings', key: ping.id, after }],
+  });
+}
+
+/**
+ * Spec section 4: when the received pings shown include unread ones, all are marked read 2 s
+ * later. One write; every unread received ping on the device turns read at once.
+ */
+export async function markAllPingsRead(meId: string, unread: readonly LocalPing[]): Promise<void> {
+  const at = new Date().toISOString();
+  await localWrite({
+    mutation: 'ping.markAllRead',
+    args: {},
+    effects: unread
+      .filter((p) => p.receiverId === meId && !p.isRead)
+      .map((p) => ({
+        table: 'pings' as const,
+        key: p.id,
+        after: { ...p, isRead: true, readAt: at, [PENDING_FIELD]: true },
+      })),
+  });
+}
+
+export const BOOKMARK_ERROR = 'Failed to bookmark ping. Please try again.';
+
+/** Bookmarks a ping (a moment on the server, listed on the profile) or removes the bookmark. */
+export async function bookmarkPing(ping: LocalPing, bookmarked: boolean): Promise<void> {
+  await localWrite({
+    mutation: 'ping.bookmark',
+    args: { pingId: ping.id, bookmarked },
+    effects: [
+      {
+        table: 'pings',
+        key: ping.id,
+        after: { ...ping, isBookmarked: bookmarked, [PENDING_FIELD]: true },
+      },
+    ],
+    errorToast: { description: BOOKMARK_ERROR },
   });
 }

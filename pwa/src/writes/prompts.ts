@@ -1,6 +1,6 @@
 /**
  * The person's own prompts (the Library, spec section 2, and 'Your Custom Prompts' on the
- * profile): create, assign (one write per friend), delete, and installing a ping pack, all
+ * profile): create, edit, assign (one write per friend), delete, and installing a ping pack, all
  * through the outbox with the prompt's pending row.
  */
 import { uuidv7, type Prompt, type UserSummary } from '@pingme/shared';
@@ -53,6 +53,28 @@ export async function createPrompt(
     errorToast,
   });
   return id;
+}
+
+/** Edits a prompt's text and emoji (the spec's 'create or edit prompt' dialog). */
+export async function updatePrompt(
+  prompt: Prompt,
+  text: string,
+  emoji: string,
+  errorToast: ErrorToast,
+): Promise<void> {
+  const after: Pending<Prompt> = {
+    ...prompt,
+    text,
+    emoji,
+    updatedAt: new Date().toISOString(),
+    [PENDING_FIELD]: true,
+  };
+  await localWrite({
+    mutation: 'prompt.update',
+    args: { id: prompt.id, text, emoji },
+    effects: [{ table: 'prompts', key: prompt.id, after }],
+    errorToast,
+  });
 }
 
 /** One write per friend, in order, each adding that friend to the row. */

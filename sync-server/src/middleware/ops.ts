@@ -9,17 +9,12 @@
  *   without it this port answers 404. METRICS_PORT serves them on a port of their own
  *   (server.ts), for a scraper on a private network.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Config } from '../config';
 import { notReadyReason, type Db } from '../db/connection';
 import { AppError, notFound, serviceUnavailable } from '../errors';
-import type { Metrics } from '../metrics';
-
-/** The server's state as /readyz reports it; server.ts sets `draining` at shutdown. */
-export interface Lifecycle {
-  draining: boolean;
-}
+import type { Lifecycle } from '../deps';
+import { bearerMatches, type Metrics } from '../metrics';
 
 export interface OpsDeps {
   db: Db;
@@ -78,12 +73,4 @@ export function opsEndpoints(deps: OpsDeps): Middleware {
     }
     return closeWhenDraining(ctx, next);
   };
-}
-
-/** `Authorization: Bearer <token>`, compared in constant time. */
-export function bearerMatches(header: string | undefined, token: string): boolean {
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  if (!m) return false;
-  const digest = (s: string) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(m[1]!), digest(token));
 }

@@ -8,7 +8,8 @@
  */
 import { relativeTime } from '@pingme/shared';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useRef } from 'react';
+import { useDocumentTop } from '../../hooks/useDocumentTop';
 import { Avatar } from '../Avatar';
 import { cx } from '../cx';
 import type { ActivityItem, ActivityStatus } from './feed';
@@ -21,6 +22,7 @@ const GAP_PX = 10;
 const OVERSCAN = 6;
 
 const STATUS_TONE: Record<ActivityStatus, string> = {
+  'Waiting to send': 'neutral',
   Sent: 'neutral',
   Opened: 'info',
   Responded: 'success',
@@ -87,7 +89,10 @@ function ActivityRow({ item, now }: { item: ActivityItem; now: number }) {
           )}
           <span className="act-item__words">{item.text}</span>
         </p>
-        <span className={cx('act-status', `act-status--${STATUS_TONE[item.status]}`)}>
+        <span
+          className={cx('act-status', `act-status--${STATUS_TONE[item.status]}`)}
+          data-testid="activity-status"
+        >
           {item.status}
         </span>
       </div>
@@ -96,23 +101,4 @@ function ActivityRow({ item, now }: { item: ActivityItem; now: number }) {
       </time>
     </>
   );
-}
-
-/**
- * Where the element starts in the document (its offset from the top of the page), kept current
- * when anything above it changes size: the window virtualizer's scrollMargin.
- */
-function useDocumentTop(ref: RefObject<HTMLElement | null>): number {
-  const [top, setTop] = useState(0);
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () => setTop(Math.round(el.getBoundingClientRect().top + window.scrollY));
-    measure();
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(measure);
-    observer.observe(document.body);
-    return () => observer.disconnect();
-  }, [ref]);
-  return top;
 }

@@ -9,31 +9,41 @@ import { Avatar } from '../Avatar';
 import { Button } from '../Button';
 import { respondToAnchor } from '../../writes/anchors';
 
+/** Accepts or declines with the spec's toasts; answers whether the write was queued. */
+export async function answerAnchor(
+  anchor: Anchor,
+  response: 'accept' | 'decline',
+): Promise<boolean> {
+  const name = displayName(anchor.user);
+  try {
+    await respondToAnchor(anchor, response);
+  } catch {
+    toast({
+      title: 'Error',
+      description: 'Failed to respond to anchor request. Please try again.',
+      variant: 'destructive',
+    });
+    return false;
+  }
+  if (response === 'accept') {
+    toast({
+      title: 'Anchor Accepted!',
+      description: `You and ${name} now have a mutual anchor ping.`,
+      variant: 'success',
+    });
+  } else {
+    toast({ title: 'Anchor declined' });
+  }
+  return true;
+}
+
 export function AnchorRequestRow({ anchor, now }: { anchor: Anchor; now: number }) {
   const [busy, setBusy] = useState(false);
   const name = displayName(anchor.user);
 
   const answer = async (response: 'accept' | 'decline') => {
     setBusy(true);
-    try {
-      await respondToAnchor(anchor, response);
-      if (response === 'accept') {
-        toast({
-          title: 'Anchor Accepted!',
-          description: `You and ${name} now have a mutual anchor ping.`,
-          variant: 'success',
-        });
-      } else {
-        toast({ title: 'Anchor declined' });
-      }
-    } catch {
-      toast({
-        title: 'Error',
-        description: 'Failed to respond to anchor request. Please try again.',
-        variant: 'destructive',
-      });
-      setBusy(false);
-    }
+    if (!(await answerAnchor(anchor, response))) setBusy(false);
   };
 
   return (

@@ -114,6 +114,12 @@ describe('pingStatus', () => {
     expect(pingStatus({ ...p, reactions: [{ ...reaction, userId: ME }] }, ME)).toBe('Sent');
   });
 
+  it('a ping of mine the server does not have yet is Waiting to send, then Sent', () => {
+    const p = ping(ME, ANN);
+    expect(pingStatus({ ...p, pending: true } as typeof p, ME)).toBe('Waiting to send');
+    expect(pingStatus(p, ME)).toBe('Sent');
+  });
+
   it('a ping I received: New, then Opened, then Responded once I reacted', () => {
     const p = ping(ANN, ME);
     expect(pingStatus(p, ME)).toBe('New');

@@ -17,6 +17,7 @@ import {
   friendRequestNotificationId,
 } from '../../notifications/viewed';
 import { pingEmoji, pingText, sentText } from '../../lib/ping-text';
+import { isPending } from '../../sync/local-write';
 
 const DAY_MS = 86_400_000;
 
@@ -164,7 +165,14 @@ export const ACTIVITY_FILTERS = ['all', 'sent', 'received', 'anchors'] as const;
 export type ActivityFilter = (typeof ACTIVITY_FILTERS)[number];
 
 export type ActivityStatus =
-  'Sent' | 'Opened' | 'Responded' | 'New' | 'Achievement' | 'Anchor Activity' | 'Bookmarked';
+  | 'Waiting to send'
+  | 'Sent'
+  | 'Opened'
+  | 'Responded'
+  | 'New'
+  | 'Achievement'
+  | 'Anchor Activity'
+  | 'Bookmarked';
 
 export type ActivityKind =
   'ping_sent' | 'ping_received' | 'milestone' | 'first_ping' | 'anchor_activity' | 'bookmarked';
@@ -182,10 +190,15 @@ export interface ActivityItem {
 
 /**
  * A ping's display status (spec section 4): sent (mine) or new (theirs), then opened once read,
- * then responded once the person it went to reacted.
+ * then responded once the person it went to reacted. A ping of mine the server does not have yet
+ * is 'Waiting to send', never 'Sent'.
  */
-export function pingStatus(ping: Ping, meId: string): 'Sent' | 'New' | 'Opened' | 'Responded' {
+export function pingStatus(
+  ping: Ping,
+  meId: string,
+): 'Waiting to send' | 'Sent' | 'New' | 'Opened' | 'Responded' {
   const mine = ping.senderId === meId;
+  if (mine && isPending(ping)) return 'Waiting to send';
   const responder = mine ? ping.receiverId : meId;
   if (ping.reactions.some((r) => r.userId === responder)) return 'Responded';
   if (ping.isRead) return 'Opened';

@@ -5,7 +5,7 @@ import { api, errorMessage } from '../../api';
 import { useZodForm } from '../../hooks/useZodForm';
 import { takeReturnTo } from '../../navigation';
 import { rememberUser } from '../../session';
-import { toast } from '../../stores';
+import { toast, useToasts } from '../../stores';
 import { Button } from '../Button';
 import { TextField } from '../TextField';
 import { GoogleButton, OrDivider } from './GoogleButton';
@@ -25,7 +25,9 @@ export function LoginForm({ onForgotPassword }: { onForgotPassword(): void }) {
       const user = await api.post('/api/login', body, { schema: AuthResponse, on401: 'throw' });
       await rememberUser(user);
       setSignedIn(true);
-      // Spec: the cached user is set, then home after 1 s.
+      // An earlier 'Login failed' is no longer true.
+      useToasts.getState().dismiss();
+      // Spec: the cached user is set, then home after 1 s (or the invite that sent them here).
       setTimeout(
         () => void navigate({ href: takeReturnTo(), replace: true }),
         DELAYS_MS.loginSuccessRedirect,

@@ -2,6 +2,7 @@
  * The two ways to ping one friend on /ping-friend/{id}: a prompt from the list, or a custom
  * ping (text ≤ 200 and an emoji). Both go through the outbox; `onSent` runs after the toast.
  */
+import { sentOrSaved } from '../../lib/sent-toast';
 import {
   CustomPingBody,
   DEFAULT_PROMPT_EMOJI,
@@ -27,11 +28,12 @@ export interface SendToFriendProps {
   onSent(): void;
 }
 
-const sentToast = (text: string) => ({
-  title: 'Pings sent! 🎉',
-  description: `Sent "${text}" to your friend`,
-  variant: 'success' as const,
-});
+const sentToast = (text: string) =>
+  sentOrSaved({
+    title: 'Pings sent! 🎉',
+    description: `Sent "${text}" to your friend`,
+    variant: 'success' as const,
+  });
 
 export function SendToFriend(props: SendToFriendProps) {
   const [tab, setTab] = useState('prompt');

@@ -1,9 +1,12 @@
 /**
- * The Anchor Pings strip: one tile per anchor (the friend's avatar, label, emoji and colour,
- * '#FF8A65' when it has none). Tapping an accepted anchor sends its ping to the other person
- * (writes/pings.ts); a request still waiting for the friend shows as such. 'Add Anchor' opens the
- * anchor dialog while fewer than 5 anchors exist.
+ * The Anchor Pings strip: one tile per anchor (the other person's avatar, emoji and colour,
+ * '#FF8A65' when it has none; the asker's own label for the asker, the other person's name for
+ * anyone else: a label is the asker's words about their friend). Tapping an accepted anchor sends
+ * its ping to the other person (writes/pings.ts); a request still waiting for the friend shows as
+ * such; a request to me opens Accept / Decline. 'Add Anchor' opens the anchor dialog while fewer
+ * than 5 anchors exist.
  */
+import { sentOrSaved } from '../../lib/sent-toast';
 import {
   ANCHOR_COLOR_DISPLAY_DEFAULT,
   LIMITS,
@@ -18,6 +21,7 @@ import { toast } from '../../stores';
 import { Avatar } from '../Avatar';
 import { cx } from '../cx';
 import { ClockIcon } from '../icons';
+import { AnchorRequestDialog } from './AnchorRequestDialog';
 import { CUSTOM_PING_ERROR, sendPing } from '../../writes/pings';
 import { usePingDelivery } from './usePingDelivery';
 
@@ -73,24 +77,28 @@ export function AnchorStrip({ me, anchors, activeCount }: AnchorStripProps) {
 
 function AnchorTile({ me, anchor }: { me: SelfUser; anchor: Anchor }) {
   const [sentId, setSentId] = useState<string | null>(null);
+  const [answering, setAnswering] = useState(false);
   const delivery = usePingDelivery(sentId);
-  const partner = anchor.userId === me.id ? anchor.friend : anchor.user;
-  const label = anchor.label
-    ? truncateLabel(anchor.label)
-    : partner.firstName || displayName(partner);
+  const mine = anchor.userId === me.id;
+  const partner = mine ? anchor.friend : anchor.user;
+  const label =
+    mine && anchor.label ? truncateLabel(anchor.label) : partner.firstName || displayName(partner);
   const colour = anchor.color || ANCHOR_COLOR_DISPLAY_DEFAULT;
-  const waiting = anchor.status !== 'accepted';
+  const asked = anchor.status !== 'accepted' && !mine;
+  const waiting = anchor.status !== 'accepted' && mine;
   const sending = delivery === 'sending';
 
   const send = async () => {
     try {
       const [sent] = await sendPing(me, partner, { kind: 'anchor', anchor }, CUSTOM_PING_ERROR);
       setSentId(sent!.id);
-      toast({
-        title: 'Anchor ping sent! ⚓',
-        description: `${displayName(partner)} will get it right away.`,
-        variant: 'success',
-      });
+      toast(
+        sentOrSaved({
+          title: 'Anchor ping sent! ⚓',
+          description: `${displayName(partner)} will get it right away.`,
+          variant: 'success',
+        }),
+      );
     } catch {
       toast({
         title: 'Failed to send',
@@ -100,7 +108,7 @@ function AnchorTile({ me, anchor }: { me: SelfUser; anchor: Anchor }) {
     }
   };
 
-  const status = waiting ? 'Waiting for reply' : sending ? 'Sending…' : null;
+  const status = asked ? 'Asks you' : waiting ? 'Waiting for reply' : sending ? 'Sending…' : null;
   const who = displayName(partner);
   return (
     <div
@@ -116,12 +124,14 @@ function AnchorTile({ me, anchor }: { me: SelfUser; anchor: Anchor }) {
         type="button"
         className="anchor-tile__label stretched-link"
         disabled={waiting || sending}
-        onClick={send}
+        onClick={asked ? () => setAnswering(true) : send}
       >
         <span className="visually-hidden">
-          {waiting
-            ? `Anchor request to ${who}, waiting for reply: `
-            : `Send anchor ping to ${who}: `}
+          {asked
+            ? `Anchor request from ${who}, answer: `
+            : waiting
+              ? `Anchor request to ${who}, waiting for reply: `
+              : `Send anchor ping to ${who}: `}
         </span>
         {label}
       </button>
@@ -129,6 +139,9 @@ function AnchorTile({ me, anchor }: { me: SelfUser; anchor: Anchor }) {
         <span className="anchor-tile__status" aria-live="polite">
           <ClockIcon aria-hidden="true" /> {status}
         </span>
+      )}
+      {asked && (
+        <AnchorRequestDialog anchor={anchor} open={answering} onOpenChange={setAnswering} />
       )}
     </div>
   );

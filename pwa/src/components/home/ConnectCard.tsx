@@ -1,20 +1,11 @@
 /** The empty state of Home without friends: find people, or send the invite link. */
 import type { SelfUser } from '@pingme/shared';
 import { Link } from '@tanstack/react-router';
-import { toast } from '../../stores';
-import { Button, buttonClass } from '../Button';
+import { buttonClass } from '../Button';
+import { InviteLinkButton } from '../friends/InviteLink';
 import { FriendsIcon } from '../icons';
 
 export function ConnectCard({ user }: { user: SelfUser }) {
-  const inviteUrl = `${window.location.origin}/invite/${user.inviteCode}`;
-  const copyInvite = async () => {
-    try {
-      await navigator.clipboard.writeText(inviteUrl);
-      toast({ title: 'Invite link copied', description: 'Send it to a friend to connect.' });
-    } catch {
-      toast({ title: 'Could not copy', description: inviteUrl });
-    }
-  };
   return (
     <section className="card connect-card" aria-labelledby="connect-title">
       <span className="connect-card__icon">
@@ -26,9 +17,7 @@ export function ConnectCard({ user }: { user: SelfUser }) {
         <Link to="/friends-search" className={buttonClass('primary')}>
           Find Friends
         </Link>
-        <Button variant="secondary" onClick={copyInvite}>
-          Copy invite link
-        </Button>
+        <InviteLinkButton user={user} />
       </div>
     </section>
   );

@@ -1,4 +1,7 @@
-/** Home's header: who you are, your tagline, your three counters and the tour's help button. */
+/**
+ * Home's header: who you are, your tagline, your three counters, the tour's help button, and the
+ * way to Analytics (the tour points there; nothing else on Home did).
+ */
 import { DEFAULT_TAGLINE, displayName, type SelfUser } from '@pingme/shared';
 import { Link } from '@tanstack/react-router';
 import { Avatar } from '../Avatar';
@@ -41,6 +44,9 @@ export function HomeHeader({ user, counts, onHelp }: HomeHeaderProps) {
           </li>
         ))}
       </ul>
+      <Link to="/analytics" className="home__analytics">
+        <span aria-hidden="true">📈</span> Friendship energy and analytics
+      </Link>
     </section>
   );
 }

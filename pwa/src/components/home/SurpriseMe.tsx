@@ -2,6 +2,7 @@
  * 'Surprise Me': a random default prompt to a random friend (POST /api/pings through the
  * outbox). Needs friends and default prompts: 'Add friends and prompts first!' otherwise.
  */
+import { sentOrSaved } from '../../lib/sent-toast';
 import { displayName, type Prompt, type SelfUser } from '@pingme/shared';
 import { useState } from 'react';
 import { toast } from '../../stores';
@@ -36,11 +37,13 @@ export function SurpriseMe({ me, friends, prompts }: SurpriseMeProps) {
         { kind: 'prompt', prompt },
         { title: 'Surprise failed', description: 'Could not send surprise ping' },
       );
-      toast({
-        title: 'Surprise sent! 🎉',
-        description: `Sent "${prompt.text}" to ${displayName(friend)}`,
-        variant: 'success',
-      });
+      toast(
+        sentOrSaved({
+          title: 'Surprise sent! 🎉',
+          description: `Sent "${prompt.text}" to ${displayName(friend)}`,
+          variant: 'success',
+        }),
+      );
     } catch {
       toast({
         title: 'Surprise failed',

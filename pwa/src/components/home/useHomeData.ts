@@ -48,12 +48,15 @@ export function useDefaultPrompts(): Prompt[] | undefined {
   }, []);
 }
 
-/** Anchors for the strip: accepted ones and the person's own requests still waiting. */
+/**
+ * Anchors for the strip: accepted ones, and requests either way still waiting (they count to
+ * the 5, so each has a tile: mine say they wait, theirs can be answered).
+ */
 export function useStripAnchors(meId: string): Anchor[] | undefined {
   return useLiveQuery(async () => {
     const rows = await db.anchors.where('status').anyOf(['pending', 'accepted']).toArray();
     return rows
-      .filter((a) => (a.status === 'accepted' && a.friendId === meId) || a.userId === meId)
+      .filter((a) => a.friendId === meId || a.userId === meId)
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }, [meId]);
 }

@@ -1,6 +1,6 @@
 /**
  * One prompt of the Library: emoji, text, 'Default prompt' or 'Custom prompt', the friends it is
- * assigned to (expandable), and Assign, Send and (custom prompts only) Delete.
+ * assigned to (expandable), and Assign, Send and (custom prompts only) Edit and Delete.
  */
 import { displayName, type Prompt } from '@pingme/shared';
 import { useId, useState } from 'react';
@@ -15,10 +15,11 @@ export interface PromptRowProps {
   prompt: Prompt;
   onAssign(prompt: Prompt): void;
   onSend(prompt: Prompt): void;
+  onEdit(prompt: Prompt): void;
   onDelete(prompt: Prompt): void;
 }
 
-export function PromptRow({ prompt, onAssign, onSend, onDelete }: PromptRowProps) {
+export function PromptRow({ prompt, onAssign, onSend, onEdit, onDelete }: PromptRowProps) {
   const [expanded, setExpanded] = useState(false);
   const listId = useId();
   const pending = (prompt as Prompt & { [PENDING_FIELD]?: boolean })[PENDING_FIELD] === true;
@@ -75,6 +76,11 @@ export function PromptRow({ prompt, onAssign, onSend, onDelete }: PromptRowProps
           <Button size="sm" onClick={() => onSend(prompt)}>
             Send<span className="visually-hidden"> “{prompt.text}”</span>
           </Button>
+          {custom && (
+            <Button size="sm" variant="secondary" onClick={() => onEdit(prompt)}>
+              Edit<span className="visually-hidden"> “{prompt.text}”</span>
+            </Button>
+          )}
           {custom && (
             <Button size="sm" variant="danger" onClick={() => onDelete(prompt)}>
               Delete<span className="visually-hidden"> “{prompt.text}”</span>

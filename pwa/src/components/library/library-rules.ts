@@ -7,6 +7,7 @@ export const LIBRARY_MESSAGES = {
   assignNone: 'Please select at least one friend to assign this prompt to.',
   sendNone: 'Please select a friend to send the ping to.',
   createFailed: 'Failed to create prompt. Please try again.',
+  updateFailed: 'Failed to update prompt. Please try again.',
   assignFailed: 'Failed to assign prompt. Please try again.',
   sendFailed: 'Failed to send ping. Please try again.',
   deleteFailed: 'Failed to delete prompt. Please try again.',

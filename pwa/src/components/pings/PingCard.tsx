@@ -1,20 +1,17 @@
 /**
  * One ping (spec: "Ping cards and banner"). A received card shows the sender, the receiver's
  * wording, the unread dot and three reaction buttons, and is marked read 1 s after it is seen;
- * a sent card shows who it went to, 'Sending…' while its write waits, and their reaction.
+ * a sent card shows who it went to, 'Sending…' while its write waits ('Waiting to send' while the
+ * device cannot reach the server), and their reaction. Both can be bookmarked, and both show the
+ * time it was written and, when later by more than a minute, the time it arrived (lib/ping-times).
  */
-import {
-  DELAYS_MS,
-  REACTION_TYPES,
-  displayName,
-  relativeTime,
-  type ReactionType,
-} from '@pingme/shared';
+import { DELAYS_MS, REACTION_TYPES, displayName, type ReactionType } from '@pingme/shared';
 import { useEffect, useRef } from 'react';
-import { useSession } from '../../stores';
+import { selectOnline, useConnectivity, useSession } from '../../stores';
 import { isPending } from '../../sync/local-write';
 import { pingEmoji, pingText } from '../../lib/ping-text';
-import { markPingRead, reactToPing, type LocalPing } from '../../writes/pings';
+import { pingTimes } from '../../lib/ping-times';
+import { bookmarkPing, markPingRead, reactToPing, type LocalPing } from '../../writes/pings';
 import { Avatar } from '../Avatar';
 import { cx } from '../cx';
 import { ReportPingButton } from '../safety/ReportPingButton';
@@ -39,6 +36,7 @@ export function PingCard({ ping, now = Date.now() }: { ping: LocalPing; now?: nu
   const mine = ping.reactions.find((r) => r.userId === me?.id);
   const theirs = ping.reactions.find((r) => r.userId !== me?.id);
   const text = pingText(ping, me?.id);
+  const online = useConnectivity(selectOnline);
 
   return (
     <article
@@ -54,10 +52,10 @@ export function PingCard({ ping, now = Date.now() }: { ping: LocalPing; now?: nu
           <span className="ping-card__time">
             {sending ? (
               <span className="ping-card__pending" data-testid="ping-pending">
-                <span aria-hidden="true">🕓</span> Sending…
+                <span aria-hidden="true">🕓</span> {online ? 'Sending…' : 'Waiting to send'}
               </span>
             ) : (
-              <time dateTime={ping.createdAt}>{relativeTime(ping.createdAt, now, 'ping')}</time>
+              <PingTime ping={ping} now={now} />
             )}
           </span>
         </div>
@@ -69,6 +67,7 @@ export function PingCard({ ping, now = Date.now() }: { ping: LocalPing; now?: nu
             data-testid="unread-dot"
           />
         )}
+        <BookmarkButton ping={ping} />
         {received && <ReportPingButton pingId={ping.id} name={firstName} />}
       </header>
       <p className="ping-card__text">
@@ -90,6 +89,37 @@ export function PingCard({ ping, now = Date.now() }: { ping: LocalPing; now?: nu
         )
       )}
     </article>
+  );
+}
+
+function PingTime({ ping, now }: { ping: LocalPing; now: number }) {
+  const t = pingTimes(ping, now);
+  if (t.kind === 'one') return <time dateTime={t.at}>{t.text}</time>;
+  return (
+    <span data-testid="ping-written">
+      <time dateTime={t.writtenAt}>{t.written}</time>
+      {' · '}
+      <time dateTime={t.arrivedAt}>{t.arrived}</time>
+    </span>
+  );
+}
+
+function BookmarkButton({ ping }: { ping: LocalPing }) {
+  const on = ping.isBookmarked;
+  const toggle = () => {
+    void bookmarkPing(ping, !on).catch((err) => console.warn('bookmark failed', err));
+  };
+  return (
+    <button
+      type="button"
+      className={cx('ping-card__bookmark', on && 'ping-card__bookmark--on')}
+      aria-pressed={on}
+      aria-label="Bookmark"
+      title={on ? 'Remove bookmark' : 'Bookmark this ping'}
+      onClick={toggle}
+    >
+      <span aria-hidden="true">{on ? '★' : '☆'}</span>
+    </button>
   );
 }
 

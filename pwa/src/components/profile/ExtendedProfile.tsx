@@ -13,6 +13,7 @@ import { PacksTab } from './PacksTab';
 import { ProfileEditDialog } from './ProfileEditForm';
 import { ProfileHero } from './ProfileHero';
 import { SettingsTab } from './SettingsTab';
+import { InviteLinkCard } from '../friends/InviteLink';
 import { BackButton } from './SimpleProfile';
 import type { ProfileData } from './useProfileData';
 
@@ -55,6 +56,7 @@ export function ExtendedProfile({ data, userId }: { data: ProfileData; userId: s
     >
       <ProfileHero data={data} onEdit={() => setEditing(true)} />
       <AnchorsRow meId={meId} isOwn={isOwn} profileId={userId} />
+      {isOwn && self && <InviteLinkCard user={self} />}
       <Tabs label="Profile sections" value={tab} onValueChange={setTab} items={items} />
       {isOwn && self && <ProfileEditDialog me={self} open={editing} onOpenChange={setEditing} />}
     </Screen>

@@ -10,6 +10,7 @@ import { PersonSafetyActions } from '../safety/PersonSafetyActions';
 import { FriendActions } from './FriendActions';
 import { PhotoButtons } from './PhotoButtons';
 import { linkText, safeLink } from './profile-rules';
+import { TaglineEditor } from './TaglineEditor';
 import type { ProfileData } from './useProfileData';
 
 export function ProfileHero({ data, onEdit }: { data: ProfileData; onEdit(): void }) {
@@ -31,6 +32,8 @@ export function ProfileHero({ data, onEdit }: { data: ProfileData; onEdit(): voi
           {person.status && <p className="profile-hero__status">{person.status}</p>}
         </div>
       </div>
+      {/* The tagline Home shows under the name stays editable after setup. */}
+      {isOwn && <TaglineEditor me={self} tagline={person.tagline ?? null} />}
       {person.bio && <p className="profile-hero__bio">{person.bio}</p>}
       {(person.location || link) && (
         <ul className="profile-hero__facts">

@@ -19,6 +19,7 @@ import { ProfileEditDialog } from './ProfileEditForm';
 import { seesFullProfile } from './profile-rules';
 import { SignOutButton } from './SignOutButton';
 import { TaglineEditor } from './TaglineEditor';
+import { InviteLinkCard } from '../friends/InviteLink';
 import type { ProfileData } from './useProfileData';
 
 export function SimpleProfile({ data }: { data: ProfileData }) {
@@ -60,6 +61,7 @@ export function SimpleProfile({ data }: { data: ProfileData }) {
 
       {!full && <LockedCard />}
       {isOwn && self && <CustomPrompts ownerId={self.id} />}
+      {isOwn && self && <InviteLinkCard user={self} />}
       {isOwn && (
         <section className="card profile-section" aria-labelledby="simple-settings-title">
           <h2 id="simple-settings-title" className="card__title card__title--sm">

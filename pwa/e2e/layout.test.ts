@@ -1,5 +1,6 @@
 /**
- * Every screen and dialog at 320, 390, 768 and 1280 px wide (issue 15, items 5 and 13), with
+ * Every screen and dialog at 320, 390, 768 and 1280 px wide (issue 15, items 5 and 13; with the
+ * screens of part A: the inbox, prompt editing, unfriend, the anchor request's answer), with
  * people whose names and pings are as long as real ones get: nothing scrolls sideways, no text is
  * clipped without an ellipsis, every ellipsis has the full text in a label (support/layout.ts).
  * Plus the defects found by hand: the Home strips start at their first tile, the floating button
@@ -187,6 +188,20 @@ describe.each(WIDTHS)('at %i px wide', (width) => {
       () => page.getByRole('button', { name: /Help: show the guided tour/ }).click(),
       'home-tour',
     );
+    await dialog(
+      page,
+      width,
+      () =>
+        page
+          .getByRole('region', { name: 'Anchor Pings' })
+          .getByRole('button', { name: /Anchor request from Margaret/ })
+          .click(),
+      'home-anchor-request',
+    );
+
+    await screen(page, '/inbox', 'Inbox');
+    await page.getByRole('list', { name: 'Received pings' }).getByRole('article').first().waitFor();
+    await check(page, width, 'inbox');
 
     await screen(page, '/pings', 'Ping Library');
     await check(page, width, 'library');
@@ -214,6 +229,12 @@ describe.each(WIDTHS)('at %i px wide', (width) => {
       width,
       () => own.getByRole('button', { name: /^Delete/ }).click(),
       'library-delete',
+    );
+    await dialog(
+      page,
+      width,
+      () => own.getByRole('button', { name: /^Edit/ }).click(),
+      'library-edit',
     );
 
     await screen(page, '/friends', 'Friends');
@@ -265,6 +286,12 @@ describe.each(WIDTHS)('at %i px wide', (width) => {
     await check(page, width, 'friends-search');
     await screen(page, `/friend/${kat.id}`, /Katherine/);
     await check(page, width, 'friend');
+    await dialog(
+      page,
+      width,
+      () => page.getByRole('button', { name: 'Unfriend', exact: true }).click(),
+      'friend-unfriend',
+    );
     await screen(page, `/ping-friend/${kat.id}`, 'Send a Ping');
     await check(page, width, 'ping-friend');
     await screen(page, '/activity', 'Activity');

@@ -38,7 +38,7 @@ export default defineConfig({
         test: {
           name: 'pwa',
           root: 'pwa',
-          include: ['src/**/*.test.{ts,tsx}'],
+          include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
           exclude: ['src/**/*.fault.test.ts'],
           environment: 'happy-dom',
         },

@@ -9,6 +9,7 @@ import { minimal2023Preset } from '@vite-pwa/assets-generator/config';
 import react from '@vitejs/plugin-react';
 import { createServer, defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { emojiFont } from './build/emoji-font.js';
 
 /** Brand colours, also used by src/styles/theme.css. */
 const THEME_COLOR = '#c2410c';
@@ -101,7 +102,7 @@ function prerenderLanding(): Plugin {
         const server = await createServer({
           configFile: false,
           root,
-          plugins: [react()],
+          plugins: [react(), EMOJI_FONT],
           logLevel: 'error',
           appType: 'custom',
           server: { middlewareMode: true, hmr: false, ws: false },
@@ -127,9 +128,23 @@ function prerenderLanding(): Plugin {
   };
 }
 
+/** One instance: the build and the landing's prerender share the font made once. */
+const EMOJI_FONT = emojiFont();
+
+/** Shown in Settings › App; PINGME_VERSION names a build (the update test builds one). */
+const APP_VERSION =
+  process.env.PINGME_VERSION ||
+  (
+    JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+
 export default defineConfig({
+  define: { __APP_VERSION__: JSON.stringify(APP_VERSION) },
   plugins: [
     react(),
+    EMOJI_FONT,
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src',
@@ -161,7 +176,8 @@ export default defineConfig({
       },
       injectManifest: {
         rollupFormat: 'iife',
-        globPatterns: ['**/*.{js,css,html,svg,png,ico}'],
+        // woff2: the emoji font, so emoji show offline too (fetched by the worker, not the page).
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,woff2}'],
         // Visitors' first page only (prerenderLanding): navigations offline get index.html.
         globIgnores: ['**/node_modules/**/*', 'landing.html'],
       },

@@ -50,6 +50,10 @@ function freePort(): Promise<number> {
 export const E2E_ADMIN_EMAIL = 'admin@e2e.pingme.test';
 /** A second admin, only for safety.test.ts, so the two files never race for one account. */
 export const E2E_SAFETY_ADMIN_EMAIL = 'safety-admin@e2e.pingme.test';
+/** A third, only for layout.test.ts (the dashboard at four widths). */
+export const E2E_LAYOUT_ADMIN_EMAIL = 'layout-admin@e2e.pingme.test';
+/** A fourth, only for charts.test.ts (the dashboard's trends). */
+export const E2E_CHARTS_ADMIN_EMAIL = 'charts-admin@e2e.pingme.test';
 
 let server: TestServer | undefined;
 let browser: BrowserServer | undefined;
@@ -97,7 +101,12 @@ export async function setup(project: TestProject) {
     SESSION_SECRET: sessionSecret,
     PUBLIC_URL: baseUrl,
     PWA_DIST,
-    ADMIN_EMAILS: `${E2E_ADMIN_EMAIL},${E2E_SAFETY_ADMIN_EMAIL}`,
+    ADMIN_EMAILS: [
+      E2E_ADMIN_EMAIL,
+      E2E_SAFETY_ADMIN_EMAIL,
+      E2E_LAYOUT_ADMIN_EMAIL,
+      E2E_CHARTS_ADMIN_EMAIL,
+    ].join(','),
     SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
   });
   browser = await chromium.launchServer({

@@ -5,6 +5,7 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ensureDeviceId } from './db';
+import { listenForInstallPrompt } from './install';
 import { createAppRouter } from './router';
 import { bootSession } from './session';
 import { useSession } from './stores';
@@ -13,6 +14,8 @@ import './styles/components.css';
 import './styles/screens.css';
 
 async function start() {
+  // Before anything awaits: the browser offers installation once, early.
+  listenForInstallPrompt();
   // The device id is settled meanwhile; only the push subscription reads it (and waits for it).
   // Private modes may refuse IndexedDB: the app still runs, just without offline data.
   ensureDeviceId().catch((err: unknown) => console.warn('IndexedDB is not available', err));
@@ -34,6 +37,8 @@ async function start() {
   // The service worker is not needed for the first frame: workbox-window (its own chunk) is
   // fetched and the worker registered once that frame is on screen and the page is idle.
   afterFirstFrame(() => void import('./sw-register').then((m) => m.registerServiceWorker()));
+  // The emoji font likewise: its face is declared after the first frame, fetched when used.
+  afterFirstFrame(() => void import('./emoji-font').then((m) => m.addEmojiFont()));
 }
 
 function afterFirstFrame(task: () => void): void {

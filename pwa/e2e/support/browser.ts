@@ -32,11 +32,15 @@ async function connected(): Promise<Browser> {
 
 /** A fresh, isolated browser profile (cookies, storage, service workers) at phone size. */
 export async function newPage(
-  opts: { baseURL?: string; viewport?: { width: number; height: number } } = {},
+  opts: { baseURL?: string; viewport?: { width: number; height: number }; userAgent?: string } = {},
 ): Promise<Page> {
   const context = await (
     await connected()
-  ).newContext({ baseURL: opts.baseURL ?? baseUrl, viewport: opts.viewport ?? PHONE });
+  ).newContext({
+    baseURL: opts.baseURL ?? baseUrl,
+    viewport: opts.viewport ?? PHONE,
+    ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
+  });
   open.add(context);
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);

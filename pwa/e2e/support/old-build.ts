@@ -91,3 +91,35 @@ export function pwaBuildOf(commit: string): string {
   }
   return out;
 }
+
+/**
+ * This checkout's PWA built again under another version name (PINGME_VERSION, shown in
+ * Settings › App): the same app with a visible difference, for a test of the update prompt that
+ * serves it first and pwa/dist second. Built into a fresh temporary directory each time (the
+ * sources may have changed since the last run); the caller removes it.
+ */
+export function pwaBuildNamed(version: string): string {
+  const out = mkdtempSync(path.join(os.tmpdir(), `pingme-pwa-${version}-`));
+  const res = spawnSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--outDir',
+      out,
+      '--emptyOutDir',
+      '--logLevel',
+      'error',
+    ],
+    {
+      cwd: path.join(ROOT, 'pwa'),
+      // NODE_ENV as a release has it: under vitest it reads 'test', and the build would be a
+      // development one (import.meta.env.DEV: no service worker registered).
+      env: { ...process.env, NODE_ENV: 'production', PINGME_VERSION: version },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  if (res.status !== 0)
+    throw new Error(`vite build of ${version} failed (${res.status}): ${res.stderr.toString()}`);
+  return out;
+}

@@ -1,6 +1,7 @@
 /**
  * Admin Dashboard (/admin): every figure of GET /api/admin/metrics, refreshed every 30 s while
- * the page is visible and kept in the Dexie cache (shown offline with its time). The server
+ * the page is visible and kept in the Dexie cache (shown offline with its time), with the last
+ * 30 days as charts (components/admin/AdminTrends.tsx). The server
  * decides who is an admin; a 403 shows 'Access denied. Admin privileges required.'
  */
 import { AdminMetrics, POLL_MS } from '@pingme/shared';
@@ -12,6 +13,7 @@ import { buttonClass } from '../components/Button';
 import { cx } from '../components/cx';
 import { LockIcon } from '../components/icons';
 import { Screen } from '../components/Screen';
+import { AdminTrends } from '../components/admin/AdminTrends';
 import { OpenReports } from '../components/admin/OpenReports';
 import '../styles/admin.css';
 
@@ -96,6 +98,7 @@ export function AdminScreen() {
         <FigureGrid id="adm-overview" title="Overview" figures={f.overview} big />
         <FigureGrid id="adm-signups" title="New sign-ups" figures={f.signups} three />
         <FigureGrid id="adm-activity" title="Activity" figures={f.activity} />
+        <AdminTrends daily={answer.data.daily} />
       </>
     );
   }

@@ -1,9 +1,13 @@
-/** Analytics (/analytics): the tabs 'Analytics' and 'Energy' (spec section 2). */
+/**
+ * Analytics (/analytics): the tabs 'Analytics' and 'Energy' (spec section 2); the Analytics tab
+ * ends with pictures computed on the device (pings per day, mood history).
+ */
 import { useState } from 'react';
 import { useSession } from '../stores';
 import { Screen } from '../components/Screen';
 import { Tabs } from '../components/Tabs';
 import { EnergyTab } from '../components/analytics/EnergyTab';
+import { DeviceCharts } from '../components/analytics/DeviceCharts';
 import { PingAnalyticsTab } from '../components/analytics/PingAnalyticsTab';
 import '../styles/analytics.css';
 
@@ -22,7 +26,16 @@ export function AnalyticsScreen() {
         value={tab}
         onValueChange={setTab}
         items={[
-          { value: 'analytics', label: 'Analytics', content: <PingAnalyticsTab meId={meId} /> },
+          {
+            value: 'analytics',
+            label: 'Analytics',
+            content: (
+              <>
+                <PingAnalyticsTab meId={meId} />
+                <DeviceCharts meId={meId} />
+              </>
+            ),
+          },
           { value: 'energy', label: 'Energy', content: <EnergyTab meId={meId} /> },
         ]}
       />

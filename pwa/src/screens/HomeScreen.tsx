@@ -91,7 +91,7 @@ export function HomeScreen() {
 
       <RecentActivity />
 
-      <NotificationsToggle />
+      <NotificationsToggle offer />
 
       {hasFriends && <FindFriendsFab />}
 

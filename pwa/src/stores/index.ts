@@ -104,15 +104,26 @@ interface UiState {
   leavingTo: string | null;
   /** Set when a new service worker waits; calling it activates the new version and reloads. */
   applyUpdate: (() => void) | null;
+  /** The browser's offer to install the app (`beforeinstallprompt`), kept until it is used. */
+  installPrompt: InstallPromptEvent | null;
   setLeavingTo(href: string | null): void;
   setApplyUpdate(apply: (() => void) | null): void;
+  setInstallPrompt(event: InstallPromptEvent | null): void;
+}
+
+/** `beforeinstallprompt` (Chromium's, not in the DOM typings). */
+export interface InstallPromptEvent extends Event {
+  prompt(): Promise<void>;
+  readonly userChoice: Promise<{ outcome: 'accepted' | 'dismissed' }>;
 }
 
 export const useUi = create<UiState>()((set) => ({
   leavingTo: null,
   applyUpdate: null,
+  installPrompt: null,
   setLeavingTo: (leavingTo) => set({ leavingTo }),
   setApplyUpdate: (applyUpdate) => set({ applyUpdate }),
+  setInstallPrompt: (installPrompt) => set({ installPrompt }),
 }));
 
 // ── Realtime (the sync engine's /ws client writes; screens read) ────────────────────────

@@ -44,7 +44,7 @@ export function AnchorStrip({ me, anchors, activeCount }: AnchorStripProps) {
           {activeCount}/{LIMITS.anchors}
         </span>
       </div>
-      <ul className="anchor-strip">
+      <ul className="anchor-strip" data-scroll-x="">
         {anchors.map((a) => (
           <li key={a.id}>
             <AnchorTile me={me} anchor={a} />

@@ -15,7 +15,8 @@ export function QuickPingFriends({ friends }: { friends: readonly FriendRow[] })
           Manage
         </Link>
       </div>
-      <ul className="friend-strip">
+      {/* data-scroll-x: a strip that scrolls sideways on purpose (e2e/support/layout.ts). */}
+      <ul className="friend-strip" data-scroll-x="">
         {friends.map((f) => {
           const short = f.firstName || displayName(f);
           const rest = f.firstName && f.lastName ? ` ${f.lastName}` : '';
@@ -29,6 +30,7 @@ export function QuickPingFriends({ friends }: { friends: readonly FriendRow[] })
                 to="/ping-friend/$friendId"
                 params={{ friendId: f.id }}
                 className="friend-strip__name stretched-link"
+                title={`Ping ${displayName(f)}`}
               >
                 <span className="visually-hidden">Ping </span>
                 {short}

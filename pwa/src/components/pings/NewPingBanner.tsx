@@ -2,17 +2,17 @@
  * The new-ping banner at the top of the app (spec section 4): 'New Ping from {name}!' and the
  * prompt, with a dismiss button; it hides after 4 s. It appears when the newest received ping's
  * id is larger than the last one seen (kept in Dexie meta, per person); on the first load only
- * if that ping is unread, and only once. A `new_ping` over /ws also shows a 3 s toast.
+ * if that ping is unread, and only once. A `new_ping` over /ws also shows a 3 s toast, unless the
+ * banner is saying the same thing at that moment (one message, not two stacked).
  */
 import { DELAYS_MS, displayName } from '@pingme/shared';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { db, getMeta } from '../../db';
 import { toast, useRealtime, useSession, useToasts } from '../../stores';
 import { getSyncMeta, setSyncMeta } from '../../sync/meta';
 import { pingText } from '../../lib/ping-text';
 import type { LocalPing } from '../../writes/pings';
-import { cx } from '../cx';
 import '../../styles/pings.css';
 
 /** Whether `newest` deserves the banner, given the last seen id (undefined: first load). */
@@ -53,18 +53,12 @@ export function NewPingBanner() {
     return () => clearTimeout(timer);
   }, [shown]);
 
-  useNewPingToast(meId);
-  // The toast (3 s) sits at the top too: the banner steps below it while it is open.
-  const toastOpen = useToasts((s) => !!s.current?.open);
+  useNewPingToast(meId, shown);
 
   if (!shown || !meId) return null;
   const name = shown.sender.firstName || displayName(shown.sender);
   return (
-    <div
-      className={cx('new-ping-banner', toastOpen && 'new-ping-banner--below-toast')}
-      role="status"
-      data-testid="new-ping-banner"
-    >
+    <div className="new-ping-banner" role="status" data-testid="new-ping-banner">
       <span className="new-ping-banner__icon" aria-hidden="true">
         🔔
       </span>
@@ -84,16 +78,37 @@ export function NewPingBanner() {
   );
 }
 
-/** The 3 s toast for a ping that arrives over /ws while the app is open. */
-function useNewPingToast(meId: string | undefined) {
+const newPingTitle = (ping: Pick<LocalPing, 'sender'>) =>
+  `New Ping from ${ping.sender.firstName || displayName(ping.sender)}!`;
+
+/**
+ * The 3 s toast for a ping that arrives over /ws while the app is open. The banner usually shows
+ * the same ping a moment later (once the pull has stored it): then the toast goes, so the two
+ * never say the same thing twice on screen.
+ */
+function useNewPingToast(meId: string | undefined, banner: LocalPing | null) {
   const event = useRealtime((s) => s.lastNewPing);
+  // Read by the toast's effect, which runs on a new event only (not when the banner changes).
+  const bannerId = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (!event || !meId || event.ping.receiverId !== meId) return;
     const { ping } = event;
+    if (bannerId.current === ping.id) return;
     toast({
-      title: `New Ping from ${ping.sender.firstName || displayName(ping.sender)}!`,
+      title: newPingTitle(ping),
       description: pingText(ping, meId),
       durationMs: DELAYS_MS.newPingToast,
     });
   }, [event, meId]);
+  useEffect(() => {
+    bannerId.current = banner?.id;
+    if (!banner || !meId) return;
+    const current = useToasts.getState().current;
+    if (
+      current?.open &&
+      current.title === newPingTitle(banner) &&
+      current.description === pingText(banner, meId)
+    )
+      useToasts.getState().dismiss();
+  }, [banner, meId]);
 }

@@ -1,7 +1,8 @@
 /**
  * Settings tab, owner only: the admin's dashboard button, privacy and safety (privacy settings,
  * 'Download My Data' = GET /api/export saved as a file, Sign Out, then components/safety:
- * change password, sign out everywhere, blocked people, delete account), and preferences.
+ * change password, sign out everywhere, blocked people, delete account), preferences, and the
+ * app itself (install, version).
  */
 import type { SelfUser } from '@pingme/shared';
 import { Link } from '@tanstack/react-router';
@@ -10,6 +11,7 @@ import { toast } from '../../stores';
 import { Button, buttonClass } from '../Button';
 import { NotificationsToggle } from '../pings/NotificationsToggle';
 import { SafetySettings } from '../safety/SafetySettings';
+import { InstallApp } from './InstallApp';
 import { PreferencesForm } from './PreferencesForm';
 import { SignOutButton } from './SignOutButton';
 
@@ -90,6 +92,12 @@ export function SettingsTab({ me }: { me: SelfUser }) {
           Preferences
         </h3>
         <PreferencesForm me={me} />
+      </section>
+      <section className="card pf-overview-card" aria-labelledby="settings-app">
+        <h3 id="settings-app" className="pf-overview-card__title">
+          App
+        </h3>
+        <InstallApp />
       </section>
     </div>
   );

@@ -12,16 +12,23 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-function run(command: string, args: string[], cwd: string): void {
+function run(command: string, args: string[], cwd: string, more: NodeJS.ProcessEnv = {}): void {
   // A production build whoever calls: under vitest NODE_ENV is 'test', and Vite would then build
   // React's development version with import.meta.env.DEV true (no service worker registered).
-  const env = { ...process.env, NODE_ENV: 'production' };
+  const env = { ...process.env, NODE_ENV: 'production', ...more };
   const res = spawnSync(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   if (res.status !== 0) {
     throw new Error(
       `${command} ${args.join(' ')} failed (${res.status}): ${res.stderr?.toString() ?? ''}`,
     );
   }
+}
+
+/** `vite build` of the app in `pwaDir` into `out`, as a release is built. */
+function viteBuild(pwaDir: string, out: string, env: NodeJS.ProcessEnv = {}): void {
+  const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+  const args = [vite, 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'error'];
+  run(process.execPath, args, pwaDir, env);
 }
 
 /**
@@ -75,17 +82,7 @@ export function pwaBuildOf(commit: string): string {
     }
     symlinkSync(path.join(src, 'shared'), path.join(modules, '@pingme', 'shared'));
     mkdirSync(out, { recursive: true });
-    run(
-      process.execPath,
-      [
-        path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
-        'build',
-        '--outDir',
-        out,
-        '--emptyOutDir',
-      ],
-      path.join(src, 'pwa'),
-    );
+    viteBuild(path.join(src, 'pwa'), out);
   } finally {
     rmSync(src, { recursive: true, force: true });
   }
@@ -100,26 +97,6 @@ export function pwaBuildOf(commit: string): string {
  */
 export function pwaBuildNamed(version: string): string {
   const out = mkdtempSync(path.join(os.tmpdir(), `pingme-pwa-${version}-`));
-  const res = spawnSync(
-    process.execPath,
-    [
-      path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
-      'build',
-      '--outDir',
-      out,
-      '--emptyOutDir',
-      '--logLevel',
-      'error',
-    ],
-    {
-      cwd: path.join(ROOT, 'pwa'),
-      // NODE_ENV as a release has it: under vitest it reads 'test', and the build would be a
-      // development one (import.meta.env.DEV: no service worker registered).
-      env: { ...process.env, NODE_ENV: 'production', PINGME_VERSION: version },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  if (res.status !== 0)
-    throw new Error(`vite build of ${version} failed (${res.status}): ${res.stderr.toString()}`);
+  viteBuild(path.join(ROOT, 'pwa'), out, { PINGME_VERSION: version });
   return out;
 }

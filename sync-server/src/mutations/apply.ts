@@ -223,7 +223,9 @@ export async function applyInSavepoint(
         return twin;
       }
       // A check-then-insert that lost a race to another node's committed row: once more, in a
-      // new savepoint, the write sees that row (unit-of-work.ts, `raced`).
+      // new savepoint, the write sees that row (unit-of-work.ts, `raced`). This attempt's
+      // rollback work is not run: the next one does the same work (the same stored photo) and
+      // registers its own.
       if (isUniqueViolation(err) && attempt < CONFLICT_RETRIES) continue;
       await settle([changes], 'rolledBack');
       throw err;

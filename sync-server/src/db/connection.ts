@@ -19,6 +19,7 @@ import { logger } from '../logger';
 import { Migrator } from 'kysely/migration';
 import { isPostgres, isPostgresUrl, PostgresMigrationPlugin, type DialectName } from './dialect';
 import { migrations } from './migrations/index';
+import { nameStatements } from './postgres-statements';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -84,9 +85,13 @@ const PG_TYPES = {
   },
 } as pg.CustomTypesConfig;
 
-/** A pool that never throws from an idle connection's error (a restarted server, a kill). */
+/**
+ * A pool whose connections keep their statements prepared (postgres-statements.ts), and that
+ * never throws from an idle connection's error (a restarted server, a kill).
+ */
 export function postgresPool(url: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, types: PG_TYPES });
+  pool.on('connect', nameStatements);
   pool.on('error', (err) => logger.warn({ err }, 'an idle PostgreSQL connection failed'));
   return pool;
 }

@@ -49,14 +49,16 @@ export function isUniqueViolation(err: unknown): boolean {
 
 /**
  * PostgreSQL gave up on a transaction that may succeed when run again: a serialization failure
- * (40001) or a deadlock (40P01). SQLite has one writer and never answers either. (A unique
+ * (40001), a deadlock (40P01), or a prepared statement whose table another node's migration
+ * changed (0A000, "cached plan must not change result type": postgres-statements.ts names it
+ * afresh for the next run). SQLite has one writer and never answers any of them. (A unique
  * violation is the other error a concurrent writer causes: a check-then-insert that lost a race.
  * The unit of work runs such a write again too, where it then sees the other's row:
  * unit-of-work.ts.)
  */
 export function isRetryableConflict(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
-  return code === '40001' || code === '40P01';
+  return code === '40001' || code === '40P01' || code === '0A000';
 }
 
 /**

@@ -95,14 +95,22 @@ function replayOf(stored: StoredResponse, hash: string): EntryAnswer {
 /** Checks the answers of every mutation against its schema, in tests (cheap enough to keep). */
 const CHECK_ANSWERS = process.env.NODE_ENV === 'test' || !!process.env.VITEST;
 
-/** Steps 1-3: a replay answers what was stored; otherwise parse the arguments and pre-check. */
+/**
+ * Steps 1-3: parse the arguments and pre-check. A replay (a key seen before) is mostly found
+ * when its write fails instead of by a lookup before every write (one statement less per
+ * write): its idempotency record or its row's id conflicts with the stored one, or a check
+ * refuses it now, and then `storedAnswer` finds what was stored. Mutations with a pre-check
+ * (a throttle) look first, so a replay is not counted as another attempt.
+ */
 async function prepare(
   trx: Db,
   caller: Caller,
   entry: Entry,
 ): Promise<{ replay: EntryAnswer } | { args: unknown; context: MutationContext }> {
+  const pre = PRE_CHECKS[entry.name] as
+    ((c: MutationContext, args: unknown) => Promise<void>) | undefined;
   // 1. A key seen before answers its stored response and changes nothing.
-  if (entry.key) {
+  if (entry.key && pre) {
     const stored = await findIdempotent(trx, caller.me.id, entry.key);
     if (stored) return { replay: replayOf(stored, entry.requestHash) };
   }
@@ -119,8 +127,6 @@ async function prepare(
     trx,
     changes: new ChangeSet(),
   };
-  const pre = PRE_CHECKS[entry.name] as
-    ((c: MutationContext, args: unknown) => Promise<void>) | undefined;
   if (pre) await pre(context, parsed.data);
   return { args: parsed.data, context };
 }
@@ -158,30 +164,32 @@ export async function applyOne(
   caller: Caller,
   entry: Entry,
 ): Promise<EntryAnswer> {
-  const prepared = await prepare(db, caller, entry);
-  if ('replay' in prepared) return prepared.replay;
   try {
+    const prepared = await prepare(db, caller, entry);
+    if ('replay' in prepared) return prepared.replay;
     return await runUnit(db, announcer, (uow) => applyParsed(uow, caller, entry, prepared.args));
   } catch (err) {
-    const twin = await twinAnswer(db, caller, entry, err);
-    if (twin) return twin;
+    const stored = await storedAnswer(db, caller, entry);
+    if (stored) return stored;
     throw err;
   }
 }
 
 /**
- * Two deliveries of one key raced (two nodes, or a duplicate on one): the one that committed
- * second rolled back, and answers what the first stored. Its write may have failed on the
- * record itself (IdempotentTwin) or earlier, on a row the first one created (a unique id).
+ * What was stored for the entry's key, when its write failed: the write was a replay (its record
+ * or its row's id conflicted with the stored ones, or a check refuses it now), or two deliveries
+ * of one key raced (two nodes, or a duplicate on one) and the other committed first. Either way
+ * the stored answer is the answer, and the failed write changed nothing (its unit rolled back).
+ * Undefined without a key, with none stored, or when the lookup fails too (the write's own
+ * error is then the one to report).
  */
-async function twinAnswer(
+async function storedAnswer(
   db: Db,
   caller: Caller,
   entry: Entry,
-  err: unknown,
 ): Promise<EntryAnswer | undefined> {
-  if (!entry.key || !(err instanceof IdempotentTwin || isUniqueViolation(err))) return undefined;
-  const stored = await findIdempotent(db, caller.me.id, entry.key);
+  if (!entry.key) return undefined;
+  const stored = await findIdempotent(db, caller.me.id, entry.key).catch(() => undefined);
   return stored ? replayOf(stored, entry.requestHash) : undefined;
 }
 
@@ -195,7 +203,14 @@ export async function applyInSavepoint(
   entry: Entry,
   committed: ChangeSet[],
 ): Promise<EntryAnswer> {
-  const prepared = await prepare(trx, caller, entry);
+  let prepared;
+  try {
+    prepared = await prepare(trx, caller, entry);
+  } catch (err) {
+    const stored = await storedAnswer(trx, caller, entry);
+    if (stored) return stored;
+    throw err;
+  }
   if ('replay' in prepared) return prepared.replay;
   for (let attempt = 0; ; attempt++) {
     // One write at a time in a transaction: each savepoint is released or rolled back before the
@@ -217,10 +232,17 @@ export async function applyInSavepoint(
         await settle([changes], 'rolledBack');
         throw new BrokenTransaction(broken);
       }
-      const twin = await twinAnswer(trx, caller, entry, err);
-      if (twin) {
+      let stored;
+      try {
+        stored = await storedAnswer(trx, caller, entry);
+      } catch (mismatch) {
+        // The key was used for another request (422): this write is refused, rolled back.
         await settle([changes], 'rolledBack');
-        return twin;
+        throw mismatch;
+      }
+      if (stored) {
+        await settle([changes], 'rolledBack');
+        return stored;
       }
       // A check-then-insert that lost a race to another node's committed row: once more, in a
       // new savepoint, the write sees that row (unit-of-work.ts, `raced`). This attempt's

@@ -207,6 +207,45 @@ describe('POST /api/pings', () => {
     expect(other.status).toBe(422);
   });
 
+  it('replays an Idempotency-Key with the stored answer when the write would be refused now', async () => {
+    const { a, b } = await trio();
+    const headers = { 'Idempotency-Key': `p-${randomUUID()}` };
+    const body = { promptId: HUG, receiverId: b.id };
+    const one = await a.client.post('/api/pings', body, { headers });
+    expect(one.status).toBe(201);
+    expect((await a.client.del(`/api/friends/${b.id}`)).status).toBe(200);
+    // Not friends any more: the same write new would be 403; its replay is what it answered.
+    expect((await a.client.post('/api/pings', body)).status).toBe(403);
+    const two = await a.client.post('/api/pings', body, { headers });
+    expect(two.status).toBe(201);
+    expect(two.body).toEqual(one.body);
+    expect(two.headers.get('idempotent-replayed')).toBe('true');
+    const other = await a.client.post(
+      '/api/pings',
+      { promptId: PROUD, receiverId: b.id },
+      { headers },
+    );
+    expect(other.status).toBe(422);
+    expect(await pingRowsFrom(a.id)).toHaveLength(1);
+  });
+
+  it('replays an Idempotency-Key of a write that would succeed again without applying it', async () => {
+    const { a, b } = await trio();
+    const p = await send(a, b);
+    const headers = { 'Idempotency-Key': `b-${randomUUID()}` };
+    const path = `/api/pings/${p.id}/bookmark`;
+    const one = await b.client.patch(path, { bookmarked: true }, { headers });
+    expect(one.body).toMatchObject({ isBookmarked: true });
+    expect((await b.client.patch(path, { bookmarked: false })).body.isBookmarked).toBe(false);
+    // The replay answers the stored bookmark and leaves the ping as the later write left it.
+    const two = await b.client.patch(path, { bookmarked: true }, { headers });
+    expect(two.status).toBe(200);
+    expect(two.body).toEqual(one.body);
+    expect(two.headers.get('idempotent-replayed')).toBe('true');
+    const [now] = await loadPings(db(), b.id, [p.id]);
+    expect(now!.isBookmarked).toBe(false);
+  });
+
   it('answers the stored ping with 200 when the same client id arrives again', async () => {
     const { a, b } = await trio();
     const id = uuidv7();

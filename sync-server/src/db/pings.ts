@@ -326,29 +326,38 @@ const insertPingQuery = compiledOnce(
     createdAt: string,
     writtenAt: string | null,
   ) =>
-    db.insertInto('pings').values({
-      id,
-      senderId,
-      receiverId,
-      kind,
-      promptId,
-      promptText,
-      promptEmoji,
-      customText,
-      customEmoji,
-      anchorId,
-      groupId,
-      createdAt,
-      writtenAt,
-      isRead: 0,
-      readAt: null,
-    }),
+    db
+      .insertInto('pings')
+      .values({
+        id,
+        senderId,
+        receiverId,
+        kind,
+        promptId,
+        promptText,
+        promptEmoji,
+        customText,
+        customEmoji,
+        anchorId,
+        groupId,
+        createdAt,
+        writtenAt,
+        isRead: 0,
+        readAt: null,
+      })
+      .onConflict((oc) => oc.column('id').doNothing()),
 );
 
-export async function insertPings(db: Db, pings: NewPing[]): Promise<void> {
+/**
+ * Inserts the pings; answers how many were new. One ping whose id is taken is not inserted (0),
+ * without an error that would end a PostgreSQL transaction: its sender then answers the stored
+ * ping or a 409 (services/pings.ts). Several (a group) are checked before, and an id taken
+ * meanwhile fails the insert.
+ */
+export async function insertPings(db: Db, pings: NewPing[]): Promise<number> {
   if (pings.length === 1) {
     const p = pings[0]!;
-    await insertPingQuery(
+    const result = await insertPingQuery(
       db,
       p.id,
       p.senderId,
@@ -364,7 +373,7 @@ export async function insertPings(db: Db, pings: NewPing[]): Promise<void> {
       p.createdAt,
       p.writtenAt ?? null,
     );
-    return;
+    return Number(result.numAffectedRows ?? 0);
   }
   for (const part of chunks(pings, 50)) {
     await db
@@ -372,6 +381,7 @@ export async function insertPings(db: Db, pings: NewPing[]): Promise<void> {
       .values(part.map((p) => ({ ...p, writtenAt: p.writtenAt ?? null, isRead: 0, readAt: null })))
       .execute();
   }
+  return pings.length;
 }
 
 /** Pings viewerId received, newest first. */

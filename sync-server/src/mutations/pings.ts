@@ -27,7 +27,7 @@ import {
 import { deleteMoment, findMoment, insertMoment, momentOwner, updateMoment } from '../db/moments';
 import { findReactionById, replaceReaction } from '../db/reactions';
 import type { PingRow } from '../db/schema';
-import { conflict, notFound } from '../errors';
+import { AppError, conflict, notFound } from '../errors';
 import { ID_TAKEN, existingOwnPing, promptContent, sendPings } from '../services/pings';
 import type { PingContent } from '../db/pings';
 import type { HandlerTable, MutationContext, Outcome } from './context';
@@ -75,25 +75,30 @@ async function existingGroup(
 
 /**
  * One ping to one friend (ping.send, ping.sendCustom). A ping id the sender already used answers
- * that ping as stored, before its content is looked at (the prompt may be gone by then).
+ * that ping as stored, whatever the send would meet now (the prompt gone, a friendship ended, the
+ * daily limit): the stored ping is looked up when the send is refused, not before every send
+ * (a refused send has written nothing; its id, if taken, was not inserted).
  */
 async function sendOne(
   { trx, changes, me }: MutationContext,
   args: { id?: string; receiverId: string; writtenAt?: string },
   content: () => Promise<PingContent>,
 ): Promise<Outcome<Ping>> {
-  if (args.id) {
+  try {
+    const [ping] = await sendPings(trx, changes, me.id, {
+      receiverIds: [args.receiverId],
+      ids: args.id ? [args.id] : [],
+      groupId: null,
+      content: await content(),
+      writtenAt: args.writtenAt,
+    });
+    return { status: 201, body: ping! };
+  } catch (err) {
+    if (!args.id || !(err instanceof AppError)) throw err;
     const replay = await existingOwnPing(trx, me.id, args.id);
     if (replay) return { status: 200, body: replay };
+    throw err;
   }
-  const [ping] = await sendPings(trx, changes, me.id, {
-    receiverIds: [args.receiverId],
-    ids: args.id ? [args.id] : [],
-    groupId: null,
-    content: await content(),
-    writtenAt: args.writtenAt,
-  });
-  return { status: 201, body: ping! };
 }
 
 /** A moment is titled by what the ping said, unless the person gives a title. */

@@ -260,6 +260,24 @@ describe('POST /api/pings', () => {
     expect(stolen.status).toBe(409);
   });
 
+  it('answers the stored ping for its client id even where the send would be refused now', async () => {
+    const { a, b } = await trio();
+    const id = uuidv7();
+    const custom = { id, receiverId: b.id, customText: 'See you at 6' };
+    const one = await a.client.post('/api/pings/custom', custom);
+    expect(one.status).toBe(201);
+    expect((await a.client.del(`/api/friends/${b.id}`)).status).toBe(200);
+    const two = await a.client.post('/api/pings/custom', custom);
+    expect(two.status).toBe(200);
+    expect(two.body).toEqual(one.body);
+    // A new id to the same person is refused: they are not friends any more.
+    expect((await a.client.post('/api/pings/custom', { ...custom, id: uuidv7() })).status).toBe(
+      403,
+    );
+    expect(await pingRowsFrom(a.id)).toHaveLength(1);
+    expect(await changes(id)).toHaveLength(2);
+  });
+
   it('records a ping change for sender and receiver', async () => {
     const ping = await send(alice, bob);
     const rows = await changes(ping.id);

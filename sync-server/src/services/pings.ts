@@ -102,7 +102,7 @@ export async function sendPings(
     writtenAt,
     ...send.content,
   }));
-  await insertPings(trx, rows);
+  if ((await insertPings(trx, rows)) < rows.length) throw conflict(ID_TAKEN);
   for (const r of rows) await changes.record([senderId, r.receiverId], 'ping', r.id, 'create');
   // The answer is what was just written (loadPings would read the same back).
   const people = new Map<string, UserSummary>();

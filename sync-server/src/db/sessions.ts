@@ -1,5 +1,6 @@
 import { compiledOnce } from './compiled';
 import type { Db } from './connection';
+import { dialectOf } from './dialect';
 import { nowIso } from './connection';
 import type { UserRow } from './schema';
 
@@ -36,9 +37,11 @@ export interface SessionWithUser {
 }
 
 /**
- * Every signed-in request runs these: compiled once (db/compiled.ts). Two lookups by primary key
- * rather than one join: SQLite answers the join with every column of the person in about seven
- * times the time of the two lookups together (docs/performance.md, "Session lookup").
+ * Every signed-in request runs these: compiled once (db/compiled.ts). On SQLite two lookups by
+ * primary key rather than one join: SQLite answers the join with every column of the person in
+ * about seven times the time of the two lookups together (docs/performance.md, "Session
+ * lookup"). On PostgreSQL each statement is a round trip, which costs more than the join: one
+ * query there.
  */
 const sessionQuery = compiledOnce((db: Db, id: string) =>
   db
@@ -49,6 +52,47 @@ const sessionQuery = compiledOnce((db: Db, id: string) =>
 const userQuery = compiledOnce((db: Db, id: string) =>
   db.selectFrom('users').selectAll().where('id', '=', id),
 );
+const sessionAndUserQuery = compiledOnce((db: Db, id: string) =>
+  db
+    .selectFrom('sessions as s')
+    .leftJoin('users as u', 'u.id', 's.userId')
+    .select([
+      's.data as sessionData',
+      's.expiresAt as sessionExpiresAt',
+      's.lastSeenAt as sessionLastSeenAt',
+      's.userId as sessionUserId',
+    ])
+    .selectAll('u')
+    .where('s.id', '=', id),
+);
+
+type SessionRow = {
+  data: string;
+  expiresAt: number;
+  lastSeenAt: number | null;
+  userId: string | null;
+};
+
+/** The session row, and its person where the query brought it (PostgreSQL: the join). */
+async function readSession(
+  db: Db,
+  id: string,
+): Promise<{ session: SessionRow; user?: UserRow | undefined } | undefined> {
+  if (dialectOf(db) === 'sqlite') {
+    const [session] = (await sessionQuery(db, id)).rows;
+    return session && { session };
+  }
+  const [row] = (await sessionAndUserQuery(db, id)).rows;
+  if (!row) return undefined;
+  const { sessionData, sessionExpiresAt, sessionLastSeenAt, sessionUserId, ...user } = row;
+  const session = {
+    data: sessionData,
+    expiresAt: sessionExpiresAt,
+    lastSeenAt: sessionLastSeenAt,
+    userId: sessionUserId,
+  };
+  return { session, user: user.id === null ? undefined : (user as UserRow) };
+}
 
 /**
  * getSession and the person of the session (a signed-in request needs both): the same expiry
@@ -60,8 +104,9 @@ export async function getSessionWithUser(
   policy: SessionPolicy = {},
 ): Promise<SessionWithUser | undefined> {
   const now = policy.now ?? Date.now();
-  const [session] = (await sessionQuery(db, id)).rows;
-  if (!session) return undefined;
+  const found = await readSession(db, id);
+  if (!found) return undefined;
+  const { session } = found;
   const {
     data: sessionData,
     expiresAt: sessionExpiresAt,
@@ -79,7 +124,12 @@ export async function getSessionWithUser(
   ) {
     await db.updateTable('sessions').set({ lastSeenAt: now }).where('id', '=', id).execute();
   }
-  const [user] = sessionUserId === null ? [] : (await userQuery(db, sessionUserId)).rows;
+  const [user] =
+    sessionUserId === null
+      ? []
+      : 'user' in found
+        ? [found.user]
+        : (await userQuery(db, sessionUserId)).rows;
   return {
     data: JSON.parse(sessionData) as Record<string, unknown>,
     userId: sessionUserId,

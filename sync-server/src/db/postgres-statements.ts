@@ -40,14 +40,22 @@ function renamed(text: string): void {
 type Query = (...args: unknown[]) => Promise<pg.QueryResult>;
 
 /**
- * Makes `client` send Kysely's queries (text and an array of values, no callback) as named
- * statements. Other calls (callbacks, cursors, LISTEN) pass through unchanged.
+ * Makes `client` send Kysely's queries with parameters (text and an array of values, no
+ * callback) as named statements. Other calls (no parameters, callbacks, cursors, LISTEN) pass
+ * through unchanged.
  */
 export function nameStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as Query;
   (client as { query: Query }).query = (...args: unknown[]) => {
     const [text, values] = args;
-    if (args.length !== 2 || typeof text !== 'string' || !Array.isArray(values)) {
+    // A query without parameters (BEGIN, a savepoint) goes as one simple-protocol message, which
+    // may hold several statements (mutations/apply.ts); it has nothing to plan.
+    if (
+      args.length !== 2 ||
+      typeof text !== 'string' ||
+      !Array.isArray(values) ||
+      values.length === 0
+    ) {
       return query(...args);
     }
     const name = statementName(text);

@@ -15,7 +15,7 @@ import {
   saveIdempotent,
   type StoredResponse,
 } from '../db/idempotency';
-import { isRetryableConflict } from '../db/dialect';
+import { dialectOf, isRetryableConflict } from '../db/dialect';
 import type { UserRow } from '../db/schema';
 import {
   CONFLICT_RETRIES,
@@ -194,15 +194,33 @@ async function storedAnswer(
 }
 
 /**
+ * A transaction several writes share (a batch, a group commit: coalesce.ts), each write in a
+ * savepoint. On PostgreSQL, where every statement is a round trip, a write's savepoint is
+ * released by the next one's (`release write; savepoint write`, one round trip) or by the
+ * commit, not on its own.
+ */
+export interface SharedTransaction {
+  trx: Db;
+  /** The change sets of the writes applied so far, for the commit to flush and announce. */
+  committed: ChangeSet[];
+  /** The last write's savepoint is still open (PostgreSQL). */
+  savepointOpen: boolean;
+}
+
+export function sharedTransaction(trx: Db): SharedTransaction {
+  return { trx, committed: [], savepointOpen: false };
+}
+
+/**
  * Steps 1-5 of one write inside a shared transaction (a batch, a group commit), its own work in a
  * savepoint: a refusal rolls back that write alone.
  */
 export async function applyInSavepoint(
-  trx: Db,
+  shared: SharedTransaction,
   caller: Caller,
   entry: Entry,
-  committed: ChangeSet[],
 ): Promise<EntryAnswer> {
+  const { trx } = shared;
   let prepared;
   try {
     prepared = await prepare(trx, caller, entry);
@@ -212,22 +230,31 @@ export async function applyInSavepoint(
     throw err;
   }
   if ('replay' in prepared) return prepared.replay;
+  const postgres = dialectOf(trx) === 'postgres';
   for (let attempt = 0; ; attempt++) {
     // One write at a time in a transaction: each savepoint is released or rolled back before the
-    // next begins, so one name serves all, and its three statements are compiled once.
-    await trx.executeQuery(SAVEPOINT);
+    // next begins, so one name serves all, and its statements are compiled once.
+    await trx.executeQuery(shared.savepointOpen ? RELEASE_AND_SAVEPOINT : SAVEPOINT);
+    shared.savepointOpen = true;
     const changes = new ChangeSet();
     try {
       const answer = await applyParsed({ trx, changes }, caller, entry, prepared.args);
-      await trx.executeQuery(RELEASE);
-      committed.push(changes);
+      if (!postgres) {
+        await trx.executeQuery(RELEASE);
+        shared.savepointOpen = false;
+      }
+      shared.committed.push(changes);
       return answer;
     } catch (err) {
       // PostgreSQL gave up on the whole transaction's locks: the group runs again (coalesce.ts).
       if (isRetryableConflict(err)) throw new BrokenTransaction(err);
       try {
-        await trx.executeQuery(ROLLBACK_TO);
-        await trx.executeQuery(RELEASE);
+        if (postgres) await trx.executeQuery(ROLLBACK_AND_RELEASE);
+        else {
+          await trx.executeQuery(ROLLBACK_TO);
+          await trx.executeQuery(RELEASE);
+        }
+        shared.savepointOpen = false;
       } catch (broken) {
         await settle([changes], 'rolledBack');
         throw new BrokenTransaction(broken);
@@ -258,6 +285,9 @@ export async function applyInSavepoint(
 const SAVEPOINT = CompiledQuery.raw('savepoint write');
 const RELEASE = CompiledQuery.raw('release write');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to write');
+/** PostgreSQL only: two statements in one round trip (a query without parameters may hold several). */
+const RELEASE_AND_SAVEPOINT = CompiledQuery.raw('release write; savepoint write');
+const ROLLBACK_AND_RELEASE = CompiledQuery.raw('rollback to write; release write');
 
 /** A savepoint that could not be rolled back: the whole shared transaction is lost. */
 export class BrokenTransaction extends Error {

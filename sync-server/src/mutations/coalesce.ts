@@ -22,6 +22,7 @@ import { errorAnswer, type AppError } from '../errors';
 import {
   BrokenTransaction,
   applyInSavepoint,
+  sharedTransaction,
   type Caller,
   type Entry,
   type EntryAnswer,
@@ -76,11 +77,13 @@ async function runGroupOnce(
   announcer: Announcer | undefined,
   jobs: Job[],
 ): Promise<ItemOutcome[][]> {
-  const committed: ChangeSet[] = [];
+  let committed: ChangeSet[] = [];
   const results: ItemOutcome[][] = [];
   let trx;
   try {
     trx = await db.startTransaction().execute();
+    const shared = sharedTransaction(trx);
+    committed = shared.committed;
     for (const job of jobs) {
       const outcomes: ItemOutcome[] = [];
       let stoppedAt: number | undefined;
@@ -94,7 +97,7 @@ async function runGroupOnce(
         else {
           try {
             outcome = {
-              answer: await applyInSavepoint(trx, job.caller, item.entry, committed),
+              answer: await applyInSavepoint(shared, job.caller, item.entry),
             };
           } catch (err) {
             if (err instanceof BrokenTransaction) throw err.cause;

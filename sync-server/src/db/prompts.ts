@@ -116,8 +116,24 @@ const findPromptQuery = compiledOnce((db: Db, id: string) =>
   db.selectFrom('prompts').selectAll().where('id', '=', id),
 );
 
+/**
+ * The default prompts as read, by id: most sends name one, and they change only by a migration
+ * (never at run time), so they are read once per `DEFAULT_PROMPTS_TTL_MS` rather than once per
+ * send: a statement less per send (a round trip on PostgreSQL). A person's own prompts, which
+ * they edit and delete, are always read.
+ */
+const defaults = new Map<string, { row: PromptRow; readAt: number }>();
+/** How long a default prompt is kept (a migration on another node shows within this). */
+export const DEFAULT_PROMPTS_TTL_MS = 60_000;
+
 export async function findPrompt(db: Db, id: string): Promise<PromptRow | undefined> {
-  return (await findPromptQuery(db, id)).rows[0];
+  const now = Date.now();
+  const known = defaults.get(id);
+  if (known && now - known.readAt < DEFAULT_PROMPTS_TTL_MS) return known.row;
+  const row = (await findPromptQuery(db, id)).rows[0];
+  if (row?.isDefault === 1) defaults.set(id, { row: Object.freeze(row), readAt: now });
+  else defaults.delete(id);
+  return row;
 }
 
 /** A prompt viewerId may send or assign: a default one or their own. */

@@ -24,8 +24,12 @@ export function compressJson(): Middleware {
     if (Buffer.isBuffer(body) || body instanceof Stream) return;
     if (typeof body !== 'object' && typeof body !== 'string') return;
     if (!ctx.response.is('json')) return;
-    const raw = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
-    if (raw.length < COMPRESS_MIN_BYTES) return;
+    // Serialised once: an answer that stays as it is goes out as this text (Koa would otherwise
+    // serialise the object again), keeping its JSON type.
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    if (typeof body !== 'string') ctx.body = text;
+    if (Buffer.byteLength(text) < COMPRESS_MIN_BYTES) return;
+    const raw = Buffer.from(text);
     // Whether it is compressed depends on the request's Accept-Encoding from here on.
     ctx.vary('Accept-Encoding');
     // Brotli whenever it is accepted (it wins on JSON), else gzip; no header: as it is.

@@ -5,6 +5,7 @@
  * delivered ping reaches its receiver as {type:'new_ping', ping}. Nothing here is the only copy
  * of anything: a lost frame is recovered by the next pull.
  */
+import { cookieKeys } from '../cookie-keys';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Cookies from 'cookies';
@@ -157,7 +158,9 @@ export class RealtimeHub {
 
   /** The signed session cookie, the session row it names, and the person in it. */
   private async identify(req: IncomingMessage): Promise<SocketInfo | undefined> {
-    const cookies = new Cookies(req, NO_RESPONSE, { keys: this.deps.config.sessionKeys });
+    const cookies = new Cookies(req, NO_RESPONSE, {
+      keys: cookieKeys(this.deps.config.sessionKeys) as unknown as string[],
+    });
     const sessionId = cookies.get(SESSION_COOKIE, { signed: true });
     if (!sessionId) return undefined;
     const userId = await this.sessionUser(sessionId);

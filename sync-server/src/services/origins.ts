@@ -35,11 +35,28 @@ export function originPolicy(config: Pick<Config, 'publicUrl' | 'allowedOrigins'
   const publicUrl = new URL(config.publicUrl);
   const allowed = new Set([publicUrl.origin, ...config.allowedOrigins]);
   const localServer = isLoopbackHost(publicUrl.hostname);
-  return (origin, own) => {
+  const judge: OriginPolicy = (origin, own) => {
     const o = originOf(origin.toLowerCase());
     // `null` (sandboxed frames, some redirects) and anything unparsable are foreign.
     if (!o) return false;
     if (allowed.has(o.origin)) return true;
     return localServer && isUnrebindable(o.hostname) && o.origin === originOf(own)?.origin;
   };
+  // Every write asks, with the same few pairs over and over: each pair is parsed once (a URL
+  // parse costs more than the rest of the check). Bounded: a flood of made-up origins only
+  // empties the memo.
+  const memo = new Map<string, boolean>();
+  return (origin, own) => {
+    const pair = `${origin}\n${own}`;
+    let verdict = memo.get(pair);
+    if (verdict === undefined) {
+      verdict = judge(origin, own);
+      if (memo.size >= ORIGIN_MEMO_MAX) memo.clear();
+      memo.set(pair, verdict);
+    }
+    return verdict;
+  };
 }
+
+/** Pairs of (Origin, own origin) remembered by a policy. */
+export const ORIGIN_MEMO_MAX = 256;

@@ -3,11 +3,11 @@
  * snapshots, sync/pull.ts) and POST /api/sync/batch (outbox entries in bulk, sync/batch.ts).
  */
 import type Router from '@koa/router';
-import { BatchBody, PullQuery, type BatchResponse } from '@pingme/shared';
+import { BatchBody, PullQuery } from '@pingme/shared';
 import type { AppDeps } from '../deps';
 import { currentUser, requireUser } from '../middleware/auth';
 import { input, validate } from '../middleware/validate';
-import { runBatch } from '../sync/batch';
+import { batchResponseJson, runBatch } from '../sync/batch';
 import { pull } from '../sync/pull';
 
 export function syncRoutes(router: Router, deps: AppDeps): void {
@@ -25,6 +25,7 @@ export function syncRoutes(router: Router, deps: AppDeps): void {
     metrics?.batchEntries.observe(body.entries.length);
     ctx.set('Cache-Control', 'no-store');
     const caller = { me: currentUser(ctx), config, ip: ctx.ip };
-    ctx.body = { results: await runBatch(deps, caller, body.entries) } satisfies BatchResponse;
+    ctx.type = 'json';
+    ctx.body = batchResponseJson(await runBatch(deps, caller, body.entries));
   });
 }

@@ -95,24 +95,38 @@ export function itemOf(entry: BatchEntry): { idempotencyKey: string } & JobItem 
   };
 }
 
+/** An entry's result as the device reads it, with its body's JSON text (`json`). */
+export type BatchAnswer = BatchResult & { json: string };
+
 /** An entry's result as the device reads it: its REST call's status and body, or not attempted. */
-function resultOf(idempotencyKey: string, outcome: ItemOutcome, entry: string): BatchResult {
+function resultOf(idempotencyKey: string, outcome: ItemOutcome, entry: string): BatchAnswer {
   if ('answer' in outcome) {
-    return { idempotencyKey, status: outcome.answer.status, body: outcome.answer.body };
+    const { status, body, json } = outcome.answer;
+    return { idempotencyKey, status, body, json };
   }
   if ('notAttempted' in outcome) {
-    return {
-      idempotencyKey,
-      status: BATCH_NOT_ATTEMPTED,
-      body: {
-        error: `Not attempted: entry ${outcome.notAttempted} must succeed first`,
-        notAttempted: true,
-      },
+    const body = {
+      error: `Not attempted: entry ${outcome.notAttempted} must succeed first`,
+      notAttempted: true,
     };
+    return { idempotencyKey, status: BATCH_NOT_ATTEMPTED, body, json: JSON.stringify(body) };
   }
   const { status, body } = errorAnswer(outcome.error);
   if (status === 500) logger.error({ err: outcome.error, mutation: entry }, 'batch entry failed');
-  return { idempotencyKey, status, body };
+  return { idempotencyKey, status, body, json: JSON.stringify(body) };
+}
+
+/**
+ * The batch's answer (`BatchResponse`) as JSON text, each entry's body being the text its answer
+ * already holds (a ping's answer was serialised once, for its idempotency record): the same
+ * text `JSON.stringify({results})` makes, without serialising every body a second time.
+ */
+export function batchResponseJson(results: readonly BatchAnswer[]): string {
+  const items = results.map(
+    (r) =>
+      `{"idempotencyKey":${JSON.stringify(r.idempotencyKey)},"status":${JSON.stringify(r.status)},"body":${r.json}}`,
+  );
+  return `{"results":[${items.join(',')}]}`;
 }
 
 /**
@@ -124,7 +138,7 @@ export async function runBatch(
   { db, events, coalescer }: AppDeps,
   caller: Caller,
   entries: BatchEntry[],
-): Promise<BatchResult[]> {
+): Promise<BatchAnswer[]> {
   const items = entries.map(itemOf);
   const job: Job = { caller, items, stopOnTransient: true };
   let outcomes: ItemOutcome[];
@@ -133,10 +147,12 @@ export async function runBatch(
   } catch (err) {
     logger.error({ err }, 'batch transaction failed');
     const failed = errorAnswer(err);
+    const json = JSON.stringify(failed.body);
     return items.map(({ idempotencyKey }) => ({
       idempotencyKey,
       status: failed.status >= 500 ? failed.status : 503,
       body: failed.body,
+      json,
     }));
   }
   return outcomes.map((o, i) =>

@@ -18,7 +18,7 @@
  * benchDevice() answers the figures in the shape of bench/lib/report.ts, so `npm run bench` can
  * include them; bench/pwa-device.ts is the command line (npm run bench:device).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -66,6 +66,10 @@ export interface DeviceOptions {
   slowDelayMs: number;
   /** D5: how long the network stays cut with a write waiting. */
   outageMs: number;
+  /** D3: write the page's CPU profile of the drain to this file (.cpuprofile) and log its top. */
+  profile?: string;
+  /** D3: write Chromium's trace of the drain to this file (DevTools' Performance panel opens it). */
+  trace?: string;
   only?: readonly DevicePart[];
   log?: (line: string) => void;
 }
@@ -395,6 +399,13 @@ async function benchDrain(
       throw new Error(`expected ${opts.writes} waiting, found ${waiting}`);
     const before = serverCount();
 
+    const profiler = opts.profile ? await startProfile(page) : undefined;
+    if (opts.trace) {
+      await page.context().browser()!.startTracing(page, {
+        path: opts.trace,
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'IndexedDB'],
+      });
+    }
     const stop = sink.meter();
     const cpu0 = cpuMs(server.pid);
     await proxy.restore();
@@ -419,6 +430,8 @@ async function benchDrain(
     const drainMs = Math.max(outboxEmptyMs, serverAllMs);
     const serverCpu = cpuMs(server.pid) - cpu0;
     const others = stop();
+    if (profiler && opts.profile) await profiler.stop(opts.profile, sink.log);
+    if (opts.trace) await page.context().browser()!.stopTracing();
     const batches = proxy.exchanges.filter(
       (e) => e.method === 'POST' && e.path === '/api/sync/batch' && e.start >= t,
     );
@@ -469,6 +482,35 @@ async function benchDrain(
   } finally {
     sqlite.close();
   }
+}
+
+/**
+ * The page's CPU profile (Chrome DevTools Protocol, 100 µs samples): written as a .cpuprofile
+ * (DevTools opens it), and the functions with the most self time logged.
+ */
+async function startProfile(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  return {
+    async stop(file: string, log: (line: string) => void) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      const self = new Map<string, number>();
+      const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+      const deltas = profile.timeDeltas ?? [];
+      (profile.samples ?? []).forEach((id, i) => {
+        const f = byId.get(id)!.callFrame;
+        const name = `${f.functionName || '(anonymous)'} ${path.basename(f.url)}:${f.lineNumber + 1}`;
+        self.set(name, (self.get(name) ?? 0) + (deltas[i] ?? 0) / 1000);
+      });
+      const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 20);
+      log(`page CPU profile written to ${file}; self time (ms):`);
+      for (const [name, ms] of top) log(`  ${ms.toFixed(1).padStart(7)}  ${name}`);
+      await cdp.detach();
+    },
+  };
 }
 
 /** Home with nothing waiting: the start of D3, D4 and D5. */

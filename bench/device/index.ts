@@ -401,10 +401,13 @@ async function benchDrain(
 
     const profiler = opts.profile ? await startProfile(page) : undefined;
     if (opts.trace) {
-      await page.context().browser()!.startTracing(page, {
-        path: opts.trace,
-        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'IndexedDB'],
-      });
+      await page
+        .context()
+        .browser()!
+        .startTracing(page, {
+          path: opts.trace,
+          categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'IndexedDB'],
+        });
     }
     const stop = sink.meter();
     const cpu0 = cpuMs(server.pid);

@@ -26,7 +26,15 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { loadConfig } from '../../sync-server/src/config';
 import { openDatabase } from '../../sync-server/src/db/connection';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../pwa/e2e/support/chromium';
-import { cpuMs, otherLoadMeter, serverEnv, startChild, type Child } from '../lib/children';
+import {
+  cpuMeter,
+  cpuMs,
+  descendantsOf,
+  otherLoadMeter,
+  serverEnv,
+  startChild,
+  type Child,
+} from '../lib/children';
 import { buildPwa } from '../lib/pwa-build';
 import { figureSink, type Figure } from '../lib/report';
 import { percentile, round } from '../lib/stats';
@@ -410,6 +418,8 @@ async function benchDrain(
         });
     }
     const stop = sink.meter();
+    // Chromium's processes (the bench's descendants but the server), counted in "others" too.
+    const browserCpu = cpuMeter(() => descendantsOf(process.pid).filter((p) => p !== server.pid));
     const cpu0 = cpuMs(server.pid);
     await proxy.restore();
     t = performance.now();
@@ -432,6 +442,7 @@ async function benchDrain(
     );
     const drainMs = Math.max(outboxEmptyMs, serverAllMs);
     const serverCpu = cpuMs(server.pid) - cpu0;
+    const browserMs = browserCpu();
     const others = stop();
     if (profiler && opts.profile) await profiler.stop(opts.profile, sink.log);
     if (opts.trace) await page.context().browser()!.stopTracing();
@@ -466,7 +477,8 @@ async function benchDrain(
     sink.info('D3', 'time inside batch requests (server + loopback)', batchMs, 'ms');
     sink.info('D3', 'server share of the drain', (100 * batchMs) / drainMs, '%');
     sink.info('D3', 'server CPU during the drain', serverCpu, 'ms');
-    sink.info('D3', 'other processes meanwhile (CPUs busy)', others);
+    sink.info('D3', 'browser CPU during the drain (every Chromium process)', browserMs, 'ms');
+    sink.info('D3', 'other processes meanwhile (CPUs busy, the browser included)', others);
     sink.raw.drain = {
       queued,
       queueMs,
@@ -475,6 +487,7 @@ async function benchDrain(
       serverAllMs,
       stored,
       serverCpuMs: serverCpu,
+      browserCpuMs: browserMs,
       batches: batches.map((b) => ({
         at: round(b.start - t, 1),
         ms: round(b.ms, 1),

@@ -7,6 +7,8 @@
  *   npm run bench:device -- --only render,send  some of: render, send, drain, slow-link, reconnect
  *   npm run bench:device -- --runs 5 --sends 30 --writes 1000 --pings 5000 --friends 50
  *   npm run bench:device -- --slow-writes 200 --slow-delay 200 --outage 30000
+ *   npm run bench:device -- --only drain --profile drain.cpuprofile   the page's CPU during D3
+ *   npm run bench:device -- --only drain --trace drain.json           Chromium's trace of D3
  *
  * Prints one table (figure, value, target, pass/fail), writes the same figures and the raw
  * samples to bench/results/device-<stamp>.json, and exits 1 when a target is missed.
@@ -33,6 +35,8 @@ const { values: args } = parseArgs({
     'slow-writes': { type: 'string' },
     'slow-delay': { type: 'string' },
     outage: { type: 'string' },
+    profile: { type: 'string' },
+    trace: { type: 'string' },
   },
 });
 const num = (v: string | undefined, d: number) => (v === undefined ? d : Number(v));
@@ -56,6 +60,8 @@ const result = await benchDevice({
   slowWrites: num(args['slow-writes'], d.slowWrites),
   slowDelayMs: num(args['slow-delay'], d.slowDelayMs),
   outageMs: num(args.outage, d.outageMs),
+  ...(args.profile ? { profile: path.resolve(args.profile) } : {}),
+  ...(args.trace ? { trace: path.resolve(args.trace) } : {}),
 });
 
 console.log(`\n${table(result.figures)}\n`);

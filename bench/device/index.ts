@@ -18,7 +18,7 @@
  * benchDevice() answers the figures in the shape of bench/lib/report.ts, so `npm run bench` can
  * include them; bench/pwa-device.ts is the command line (npm run bench:device).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -26,7 +26,15 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { loadConfig } from '../../sync-server/src/config';
 import { openDatabase } from '../../sync-server/src/db/connection';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../pwa/e2e/support/chromium';
-import { cpuMs, otherLoadMeter, serverEnv, startChild, type Child } from '../lib/children';
+import {
+  cpuMeter,
+  cpuMs,
+  descendantsOf,
+  otherLoadMeter,
+  serverEnv,
+  startChild,
+  type Child,
+} from '../lib/children';
 import { buildPwa } from '../lib/pwa-build';
 import { figureSink, type Figure } from '../lib/report';
 import { percentile, round } from '../lib/stats';
@@ -66,6 +74,10 @@ export interface DeviceOptions {
   slowDelayMs: number;
   /** D5: how long the network stays cut with a write waiting. */
   outageMs: number;
+  /** D3: write the page's CPU profile of the drain to this file (.cpuprofile) and log its top. */
+  profile?: string;
+  /** D3: write Chromium's trace of the drain to this file (DevTools' Performance panel opens it). */
+  trace?: string;
   only?: readonly DevicePart[];
   log?: (line: string) => void;
 }
@@ -395,7 +407,19 @@ async function benchDrain(
       throw new Error(`expected ${opts.writes} waiting, found ${waiting}`);
     const before = serverCount();
 
+    const profiler = opts.profile ? await startProfile(page) : undefined;
+    if (opts.trace) {
+      await page
+        .context()
+        .browser()!
+        .startTracing(page, {
+          path: opts.trace,
+          categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'IndexedDB'],
+        });
+    }
     const stop = sink.meter();
+    // Chromium's processes (the bench's descendants but the server), counted in "others" too.
+    const browserCpu = cpuMeter(() => descendantsOf(process.pid).filter((p) => p !== server.pid));
     const cpu0 = cpuMs(server.pid);
     await proxy.restore();
     t = performance.now();
@@ -418,7 +442,10 @@ async function benchDrain(
     );
     const drainMs = Math.max(outboxEmptyMs, serverAllMs);
     const serverCpu = cpuMs(server.pid) - cpu0;
+    const browserMs = browserCpu();
     const others = stop();
+    if (profiler && opts.profile) await profiler.stop(opts.profile, sink.log);
+    if (opts.trace) await page.context().browser()!.stopTracing();
     const batches = proxy.exchanges.filter(
       (e) => e.method === 'POST' && e.path === '/api/sync/batch' && e.start >= t,
     );
@@ -450,7 +477,8 @@ async function benchDrain(
     sink.info('D3', 'time inside batch requests (server + loopback)', batchMs, 'ms');
     sink.info('D3', 'server share of the drain', (100 * batchMs) / drainMs, '%');
     sink.info('D3', 'server CPU during the drain', serverCpu, 'ms');
-    sink.info('D3', 'other processes meanwhile (CPUs busy)', others);
+    sink.info('D3', 'browser CPU during the drain (every Chromium process)', browserMs, 'ms');
+    sink.info('D3', 'other processes meanwhile (CPUs busy, the browser included)', others);
     sink.raw.drain = {
       queued,
       queueMs,
@@ -459,6 +487,7 @@ async function benchDrain(
       serverAllMs,
       stored,
       serverCpuMs: serverCpu,
+      browserCpuMs: browserMs,
       batches: batches.map((b) => ({
         at: round(b.start - t, 1),
         ms: round(b.ms, 1),
@@ -469,6 +498,35 @@ async function benchDrain(
   } finally {
     sqlite.close();
   }
+}
+
+/**
+ * The page's CPU profile (Chrome DevTools Protocol, 100 µs samples): written as a .cpuprofile
+ * (DevTools opens it), and the functions with the most self time logged.
+ */
+async function startProfile(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  return {
+    async stop(file: string, log: (line: string) => void) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      const self = new Map<string, number>();
+      const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+      const deltas = profile.timeDeltas ?? [];
+      (profile.samples ?? []).forEach((id, i) => {
+        const f = byId.get(id)!.callFrame;
+        const name = `${f.functionName || '(anonymous)'} ${path.basename(f.url)}:${f.lineNumber + 1}`;
+        self.set(name, (self.get(name) ?? 0) + (deltas[i] ?? 0) / 1000);
+      });
+      const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 20);
+      log(`page CPU profile written to ${file}; self time (ms):`);
+      for (const [name, ms] of top) log(`  ${ms.toFixed(1).padStart(7)}  ${name}`);
+      await cdp.detach();
+    },
+  };
 }
 
 /** Home with nothing waiting: the start of D3, D4 and D5. */

@@ -6,7 +6,7 @@
  * port announced over IPC, 'stop' closes it cleanly so `--cpu-prof` can write its profile).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -122,6 +122,55 @@ export function cpuMs(pid: number): number {
   return (ticks * 1000) / CLOCK_TICKS;
 }
 const CLOCK_TICKS = 100;
+
+/** Every living descendant of a process (children, their children, …), from /proc. */
+export function descendantsOf(root: number): number[] {
+  const parent = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // It exited meanwhile.
+    }
+  }
+  const found: number[] = [];
+  const wanted = new Set([root]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, ppid] of parent) {
+      if (wanted.has(ppid) && !wanted.has(pid)) {
+        wanted.add(pid);
+        found.push(pid);
+        grew = true;
+      }
+    }
+  }
+  return found;
+}
+
+/** CPU time the given processes used from now until the returned function is called, in ms. */
+export function cpuMeter(pids: () => number[]): () => number {
+  const read = () => {
+    const used = new Map<number, number>();
+    for (const pid of pids()) {
+      try {
+        used.set(pid, cpuMs(pid));
+      } catch {
+        // It exited meanwhile.
+      }
+    }
+    return used;
+  };
+  const start = read();
+  return () => {
+    let total = 0;
+    for (const [pid, ms] of read()) total += ms - (start.get(pid) ?? 0);
+    return total;
+  };
+}
 
 /** Busy CPU time of the whole machine so far (all CPUs, user + system + irq), in ms. */
 export function machineBusyMs(): number {

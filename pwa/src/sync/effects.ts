@@ -80,11 +80,22 @@ export interface Acknowledged {
 export async function acknowledgeWrites(acks: readonly Acknowledged[]): Promise<void> {
   if (acks.length === 0) return;
   const answers = new Map(acks.map((a) => [a.seq, a.rows ?? []]));
+  const seqs = [...answers.keys()].sort((a, b) => a - b);
+  const first = seqs[0]!;
+  const last = seqs.at(-1)!;
   await db.transaction('rw', [db.outbox, ...EFFECT_TABLES.map(tableOf)], async () => {
-    const acked = (await db.outbox.bulkGet([...answers.keys()])).filter((e): e is OutboxRow => !!e);
-    await db.outbox.bulkDelete([...answers.keys()]);
+    // The acknowledged entries of a batch are consecutive in the outbox (a batch is read as the
+    // oldest entries in seq order, and new entries get higher seqs): one read of their range and
+    // one delete of it, instead of a request per entry. Anything else in the range stays.
+    const inRange = await db.outbox.where('seq').between(first, last, true, true).toArray();
+    const acked = inRange.filter((e) => answers.has(e.seq!));
+    if (acked.length === inRange.length) {
+      await db.outbox.where('seq').between(first, last, true, true).delete();
+    } else {
+      await db.outbox.bulkDelete(acked.map((e) => e.seq!));
+    }
     const restore = new Map<string, { table: EffectTable; key: string; row?: unknown }>();
-    for (const entry of acked.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
+    for (const entry of acked) {
       const server = entry.serverRows ?? {};
       for (const e of entry.effects ?? []) {
         const k = rowKey(e.table, e.key);
@@ -98,13 +109,25 @@ export async function acknowledgeWrites(acks: readonly Acknowledged[]): Promise<
     const settled = [...restore].filter(([, r]) => 'row' in r);
     if (settled.length === 0) return;
     const waiting = await heldByLaterWrites(settled.map(([k]) => k));
+    // One bulk call per table (every effect table keys its rows by their own `id`): a put per
+    // row cost a Dexie request and a merge of the liveQuery ranges each, about 0.4 ms a row on a
+    // 2-core machine with 100 rows a batch.
+    const puts = new Map<EffectTable, Record<string, unknown>[]>();
+    const deletes = new Map<EffectTable, string[]>();
     for (const [k, r] of settled) {
       if (waiting.has(k)) continue;
-      const table = tableOf(r.table);
-      if (r.row) await table.put(r.row as Record<string, unknown>, r.key);
-      else await table.delete(r.key);
+      if (r.row) pushTo(puts, r.table, r.row as Record<string, unknown>);
+      else pushTo(deletes, r.table, r.key);
     }
+    for (const [name, keys] of deletes) await tableOf(name).bulkDelete(keys);
+    for (const [name, rows] of puts) await tableOf(name).bulkPut(rows);
   });
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 /**
@@ -161,10 +184,19 @@ export async function reapplyPendingWrites(written: ReadonlySet<string>): Promis
  */
 async function heldByLaterWrites(keys: readonly string[], afterSeq = 0): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
+  const later = (seq: number | undefined) => (seq ?? 0) > afterSeq;
+  // Usually no waiting write holds any of them: one read of the index's keys between the
+  // smallest and the largest says so, where anyOf walks a cursor key by key (a request each).
+  const sorted = [...keys].sort();
+  const near = (await db.outbox
+    .where('rows')
+    .between(sorted[0]!, sorted.at(-1)!, true, true)
+    .primaryKeys()) as number[];
+  if (!near.some(later)) return new Set();
   const holding = await db.outbox
     .where('rows')
-    .anyOf([...keys])
-    .filter((o) => (o.seq ?? 0) > afterSeq)
+    .anyOf(sorted)
+    .filter((o) => later(o.seq))
     .toArray();
   const wanted = new Set(keys);
   return new Set(holding.flatMap((o) => o.rows ?? []).filter((k) => wanted.has(k)));

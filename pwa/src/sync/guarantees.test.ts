@@ -171,6 +171,36 @@ describe('the device’s data is one person’s', () => {
     expect(await db.users.count()).toBe(2);
     expect(await getMeta('cursor')).toBe(42);
   });
+
+  it('the check reads no waiting write of the person: its cost does not grow with the outbox', async () => {
+    // It runs before every drain and every pull; walking a cursor over 1,000 waiting writes
+    // delayed the first batch after the network came back by 100 ms (docs/performance.md).
+    useSession.getState().setUser({ id: 'ada' } as never, true);
+    await db.users.put({ id: 'ada', relation: 'self', firstName: 'Ada' } as never);
+    for (let i = 0; i < 200; i++) {
+      await localWrite({
+        mutation: 'ping.sendCustom',
+        args: numbered(i),
+        effects: [{ table: 'pings', key: `p${i}`, after: { id: `p${i}`, pending: true } }],
+      });
+    }
+    const steps = vi.spyOn(IDBCursor.prototype, 'continue');
+    expect(await claimDeviceData('ada')).toBe(false);
+    expect(steps.mock.calls.length).toBeLessThan(5);
+    expect(await db.outbox.count()).toBe(200);
+    // Another person's write among them, on either side of this person's id, is still found.
+    for (const other of ['aa', 'zed']) {
+      useSession.getState().setUser({ id: other } as never, true);
+      await localWrite({
+        mutation: 'ping.sendCustom',
+        args: numbered(1000),
+        effects: [{ table: 'pings', key: 'q', after: { id: 'q', pending: true } }],
+      });
+      expect(await claimDeviceData('ada')).toBe(true);
+      expect(await db.outbox.count()).toBe(0);
+      await db.users.put({ id: 'ada', relation: 'self', firstName: 'Ada' } as never);
+    }
+  });
 });
 
 describe('guarantee 9: a drainer never holds the outbox for ever', () => {

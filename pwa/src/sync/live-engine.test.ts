@@ -240,6 +240,51 @@ describe('live engine: outbox', () => {
     expect(await db.outbox.count()).toBe(0);
   });
 
+  it('a pull under way when a drain starts fetches its next page only after the drain', async () => {
+    // The network comes back while a pull started during the outage is still paging: its pages
+    // (the rows the drain is sending) held the outbox for half a second mid-drain before.
+    await queue(1);
+    let releasePage!: () => void;
+    const pageHeld = new Promise<void>((r) => (releasePage = r));
+    let releaseBatch!: () => void;
+    const batchHeld = new Promise<void>((r) => (releaseBatch = r));
+    let batches = 0;
+    const pulls = () =>
+      fetchMock.mock.calls.filter(([u]) => String(u).startsWith('/api/sync/pull')).length;
+    fetchMock.mockImplementation(async (input, init) => {
+      if (String(input).startsWith('/api/sync/pull')) {
+        const first = pulls() === 1;
+        if (first) await pageHeld;
+        return json(200, {
+          cursor: pulls(),
+          hasMore: first,
+          reset: false,
+          snapshot: null,
+          changes: [],
+        });
+      }
+      batches++;
+      if (batches === 1) return json(503, { error: 'down' });
+      await batchHeld;
+      return batchAnswer(() => 201)(input, init);
+    });
+    await engine.flushOutbox('write');
+    engine.dispose();
+    // A slow-timer pull during the backoff: its first page is on the way…
+    const slow = engine.pull('timer');
+    await vi.waitFor(() => expect(pulls()).toBe(1));
+    // …when the network comes back: the drain starts, and then that page answers (more to come).
+    const online = engine.pull('online');
+    await vi.waitFor(() => expect(batches).toBe(2));
+    releasePage();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(pulls()).toBe(1);
+    releaseBatch();
+    await Promise.all([slow, online]);
+    expect(pulls()).toBeGreaterThan(1);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
   it('sends nothing while signed out', async () => {
     await queue(1);
     useSession.getState().setSignedOut();

@@ -216,6 +216,8 @@ export function createLiveEngine(): LiveEngine {
               userId,
               fetchPage: fetchPullPage,
               shouldContinue: () => signedInId() === userId,
+              // A drain that started after this pull (the network came back meanwhile) goes first.
+              beforePage: () => flushing?.catch(() => undefined),
             });
           });
           await adoptSelfFromPull(userId);

@@ -3,6 +3,7 @@ import type { BatchEntry, BatchResponse } from '@pingme/shared';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { db, type OutboxRow } from '../db';
 import { isPending, localWrite } from './local-write';
+import { acknowledgeWrites } from './effects';
 import { OUTBOX_LOCK, withLock } from './locks';
 import { drainOutbox, TransportError, type BatchSender } from './outbox-worker';
 import { numbered, numberOf } from './testing';
@@ -116,6 +117,19 @@ describe('outbox worker', () => {
     expect(await db.pings.get('p1')).toEqual({ id: 'p1', n: 'before' });
     expect(isPending(await db.pings.get('p2'))).toBe(true);
     expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('acknowledges entries that are not consecutive without touching the one between them', async () => {
+    // acknowledgeWrites reads and deletes a batch's entries as one seq range when they fill it.
+    const [a, b, c] = await queue(3);
+    await acknowledgeWrites([
+      { seq: a!.seq!, rows: [{ table: 'pings', key: 'p0', row: { id: 'p0', n: 'server' } }] },
+      { seq: c!.seq!, rows: [{ table: 'pings', key: 'p2', row: { id: 'p2', n: 'server' } }] },
+    ]);
+    expect((await db.outbox.toArray()).map((e) => e.seq)).toEqual([b!.seq]);
+    expect(await db.pings.get('p0')).toEqual({ id: 'p0', n: 'server' });
+    expect(isPending(await db.pings.get('p1'))).toBe(true);
+    expect(await db.pings.get('p2')).toEqual({ id: 'p2', n: 'server' });
   });
 
   it('stops at a 429 entry: earlier ones are done, it and the later ones wait in order', async () => {

@@ -63,6 +63,11 @@ interface OutboxEntryBase {
    * them again, so acknowledging or refusing the write puts these back (sync/effects.ts).
    */
   serverRows?: Record<string, Record<string, unknown> | null>;
+  /**
+   * The cursor of the pull page each of `serverRows` came from: an acknowledgement whose change
+   * number is above it knows that version predates the write (sync/effects.ts).
+   */
+  serverCursors?: Record<string, number>;
 }
 
 /**
@@ -164,6 +169,6 @@ export async function clearPersonalData(): Promise<void> {
   const personal = db.tables.filter((t) => t.name !== 'meta');
   await db.transaction('rw', [db.meta, ...personal], async () => {
     await Promise.all(personal.map((t) => t.clear()));
-    await db.meta.where('key').anyOf(['currentUser', 'cursor']).delete();
+    await db.meta.where('key').anyOf(['currentUser', 'cursor', 'ackedChanges']).delete();
   });
 }

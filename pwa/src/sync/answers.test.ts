@@ -3,46 +3,19 @@
  * result schema), under the rules of effects.ts; anything else is left to the pull.
  */
 import 'fake-indexeddb/auto';
-import type { Anchor, BatchEntry, Ping } from '@pingme/shared';
+import type { Anchor, BatchEntry } from '@pingme/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../db';
 import { isPending, localWrite } from './local-write';
 import { drainOutbox } from './outbox-worker';
-import { TEST_FRIEND, testId } from './testing';
+import { TEST_FRIEND, TEST_ME, serverPing, testId, testPerson } from './testing';
 
-const ME = testId(900);
-const person = (id: string, firstName: string) => ({
-  id,
-  firstName,
-  lastName: 'T',
-  profileImageUrl: null,
-});
+const ME = TEST_ME;
+const person = testPerson;
 
 beforeEach(async () => {
   await Promise.all(db.tables.map((t) => t.clear()));
 });
-
-function serverPing(id: string, fields: Partial<Ping> = {}): Ping {
-  return {
-    id,
-    kind: 'custom',
-    senderId: ME,
-    receiverId: TEST_FRIEND,
-    sender: person(ME, 'Ada'),
-    receiver: person(TEST_FRIEND, 'Bo'),
-    prompt: null,
-    customText: 'hello',
-    customEmoji: '💭',
-    anchorId: null,
-    groupId: null,
-    createdAt: '2026-11-24T10:00:00.000Z',
-    isRead: false,
-    readAt: null,
-    isBookmarked: false,
-    reactions: [],
-    ...fields,
-  };
-}
 
 async function sendCustom(id: string, text = 'hello') {
   return localWrite({

@@ -3,6 +3,7 @@
  * service worker (Background Sync) both run it against the same Dexie database.
  */
 import { db, type EffectTable, type OutboxRow } from '../db';
+import { getSyncMeta, setSyncMeta } from './meta';
 
 export const EFFECT_TABLES: readonly EffectTable[] = [
   'users',
@@ -62,6 +63,8 @@ export interface AnsweredRow {
 export interface Acknowledged {
   seq: number;
   rows?: readonly AnsweredRow[];
+  /** The write's change number for this person (`BatchResult.change`): absent on a replay. */
+  change?: number;
 }
 
 /**
@@ -69,21 +72,26 @@ export interface Acknowledged {
  * version at once where the device has it, unless another waiting write still holds the row (that
  * write's optimistic version stays, guarantee 7). Per row, the last acknowledged write that
  * touches it decides, with
- *   1. the server's version a pull brought while the write waited (its answer was lost, and the
- *      pull ran before the retry): no later pull sends it again, and it is at least as new as a
- *      replayed answer, which is the response stored when the write was first applied;
+ *   1. the server's version a pull brought while the write waited, if it is at least as new as
+ *      the write: its page's cursor reaches the write's change number, or the answer has none (a
+ *      replay: the first answer was lost and the pull ran before the retry, so the pulled version
+ *      is at least as new as the response stored then). No later pull sends it again;
  *   2. else the answer's row (the record as the pull delivers it, right after the write);
  *   3. else nothing: the optimistic row stays until the pull brings the server's.
- * A pulled version may predate the write (the pull ran before the server had it); the write's own
- * change then comes with the next pull, which the engine runs after every drain that sent.
+ * A pulled version that predates the write (the page was read before the server had it) is
+ * never put over the write's own change: with a change number, rows 1 passes over and pages
+ * read before the write (ackedChanges, applyPage) leave the write's rows alone until a page
+ * covers it; without one (a replay), the next pull, which the engine runs after every drain
+ * that sent, brings the write's change.
  */
 export async function acknowledgeWrites(acks: readonly Acknowledged[]): Promise<void> {
   if (acks.length === 0) return;
   const answers = new Map(acks.map((a) => [a.seq, a.rows ?? []]));
+  const changes = new Map(acks.map((a) => [a.seq, a.change]));
   const seqs = [...answers.keys()].sort((a, b) => a - b);
   const first = seqs[0]!;
   const last = seqs.at(-1)!;
-  await db.transaction('rw', [db.outbox, ...EFFECT_TABLES.map(tableOf)], async () => {
+  await db.transaction('rw', [db.meta, db.outbox, ...EFFECT_TABLES.map(tableOf)], async () => {
     // The acknowledged entries of a batch are consecutive in the outbox (a batch is read as the
     // oldest entries in seq order, and new entries get higher seqs): one read of their range and
     // one delete of it, instead of a request per entry. Anything else in the range stays.
@@ -95,17 +103,25 @@ export async function acknowledgeWrites(acks: readonly Acknowledged[]): Promise<
       await db.outbox.bulkDelete(acked.map((e) => e.seq!));
     }
     const restore = new Map<string, { table: EffectTable; key: string; row?: unknown }>();
+    const written = new Map<string, number>();
     for (const entry of acked) {
       const server = entry.serverRows ?? {};
+      const change = changes.get(entry.seq!);
+      // A version pulled without its page's cursor (an older app recorded it) counts as current.
+      const pulled = (k: string) =>
+        k in server && (change === undefined || (entry.serverCursors?.[k] ?? change) >= change);
       for (const e of entry.effects ?? []) {
         const k = rowKey(e.table, e.key);
-        restore.set(k, { table: e.table, key: e.key, ...(k in server ? { row: server[k] } : {}) });
+        restore.set(k, { table: e.table, key: e.key, ...(pulled(k) ? { row: server[k] } : {}) });
+        if (change !== undefined) written.set(k, change);
       }
       for (const a of answers.get(entry.seq!) ?? []) {
         const k = rowKey(a.table, a.key);
-        if (!(k in server)) restore.set(k, { table: a.table, key: a.key, row: a.row });
+        if (!pulled(k)) restore.set(k, { table: a.table, key: a.key, row: a.row });
+        if (change !== undefined) written.set(k, change);
       }
     }
+    if (written.size) await rememberAckedChanges(written);
     const settled = [...restore].filter(([, r]) => 'row' in r);
     if (settled.length === 0) return;
     const waiting = await heldByLaterWrites(settled.map(([k]) => k));
@@ -124,6 +140,13 @@ export async function acknowledgeWrites(acks: readonly Acknowledged[]): Promise<
   });
 }
 
+/** Adds rows and their write's change number to `ackedChanges` (the highest number stays). */
+async function rememberAckedChanges(written: ReadonlyMap<string, number>): Promise<void> {
+  const acked = { ...(await getSyncMeta('ackedChanges')) };
+  for (const [k, change] of written) acked[k] = Math.max(acked[k] ?? 0, change);
+  await setSyncMeta('ackedChanges', acked);
+}
+
 function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
@@ -132,10 +155,12 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 
 /**
  * Inside the pull's transaction, before waiting writes are re-applied over it: remember the
- * server's version of every pulled row that a waiting write touches, on that write.
+ * server's version of every pulled row that a waiting write touches, on that write, with the
+ * cursor of the page that brought it.
  */
 export async function rememberServerRows(
   pulled: ReadonlyMap<string, Record<string, unknown> | null>,
+  cursor: number,
 ): Promise<void> {
   if (pulled.size === 0) return;
   const holding = await db.outbox
@@ -145,13 +170,18 @@ export async function rememberServerRows(
     .toArray();
   for (const entry of holding) {
     let rows: Record<string, Record<string, unknown> | null> | undefined;
+    let cursors: Record<string, number> | undefined;
     for (const e of entry.effects ?? []) {
       const k = rowKey(e.table, e.key);
       if (!pulled.has(k)) continue;
       rows ??= { ...entry.serverRows };
+      cursors ??= { ...entry.serverCursors };
       rows[k] = pulled.get(k)!;
+      cursors[k] = cursor;
     }
-    if (rows && entry.seq !== undefined) await db.outbox.update(entry.seq, { serverRows: rows });
+    if (rows && entry.seq !== undefined) {
+      await db.outbox.update(entry.seq, { serverRows: rows, serverCursors: cursors });
+    }
   }
 }
 

@@ -28,6 +28,13 @@ export interface SyncMetaValues {
   syncNotices: SyncNotice[];
   /** navigator.storage.persist()'s answer, once asked. */
   storagePersisted: boolean;
+  /**
+   * Rows (`table:key`) an acknowledged write left as the server had them right after it, with
+   * that write's change number (`BatchResult.change`), until a pull page covers the number: a
+   * page with a lower cursor was read before the write, so it does not overwrite them
+   * (sync/effects.ts, acknowledgeWrites; pull-worker.ts, applyPage).
+   */
+  ackedChanges: Record<string, number>;
 }
 export type SyncMetaKey = keyof SyncMetaValues;
 

@@ -105,10 +105,11 @@ async function noteFailure(row: OutboxRow, error: string): Promise<void> {
   await db.outbox.update(row.seq, { attempts: row.attempts + 1, lastError: error });
 }
 
-/** An acknowledged entry and its answer's body. */
+/** An acknowledged entry, its answer's body and its change number (absent on a replay). */
 interface Ack {
   row: OutboxRow;
   body: unknown;
+  change: number | undefined;
 }
 
 /** What one batch's answer says, entry by entry, before anything is written. */
@@ -128,7 +129,7 @@ function readAnswer(rows: OutboxRow[], response: BatchResponse, result: DrainRes
     const status = res?.status ?? 0;
     if (status >= 200 && status < 300) {
       // O3. Acknowledged (its answer is read below, off the path of the next batch).
-      run.push({ row, body: res?.body });
+      run.push({ row, body: res?.body, change: res?.change });
       result.sent++;
       continue;
     }
@@ -154,10 +155,14 @@ function readAnswer(rows: OutboxRow[], response: BatchResponse, result: DrainRes
 /** O3. The rows each answer holds (none: the pull brings them); an unreadable one is counted. */
 function readAcks(acks: readonly Ack[], result: DrainResult): Acknowledged[] {
   const unread: string[] = [];
-  const read = acks.map(({ row, body }) => {
+  const read = acks.map(({ row, body, change }) => {
     const rows = answeredRows(row, body);
     if (rows === 'invalid') unread.push(describeEntry(row));
-    return { seq: row.seq!, ...(rows === 'invalid' ? {} : { rows }) };
+    return {
+      seq: row.seq!,
+      ...(rows === 'invalid' ? {} : { rows }),
+      ...(change === undefined ? {} : { change }),
+    };
   });
   if (unread.length) {
     result.unreadAnswers += unread.length;

@@ -116,11 +116,18 @@ export async function applyPage(
     const seen = new Map<EffectTable, Set<string>>();
     if (marks) for (const t of EFFECT_TABLES) seen.set(t, new Set(marks.seen[t] ?? []));
 
-    // P2. Upserts are the record's whole current state; a tombstone deletes it.
+    // P2. Upserts are the record's whole current state; a tombstone deletes it. A row an
+    // acknowledged write left newer than this page (its change number is above the page's
+    // cursor: the page was read before the write) stays; a later page brings that change.
+    const acked = (await getSyncMeta('ackedChanges')) ?? {};
     const pulled = new Map<string, Record<string, unknown> | null>();
     for (const change of page.changes) {
       const name = ENTITY_TABLE[change.entity];
       const table = tableOf(name);
+      if ((acked[rowKey(name, change.id)] ?? 0) > page.cursor) {
+        seen.get(name)?.add(change.id);
+        continue;
+      }
       if (change.op === 'upsert' && change.data) {
         await table.put(change.data as Record<string, unknown>, change.id);
         seen.get(name)?.add(change.id);
@@ -132,7 +139,7 @@ export async function applyPage(
       }
     }
     // Waiting writes keep the server's version of their rows (effects.ts, acknowledgeWrites).
-    await rememberServerRows(pulled);
+    await rememberServerRows(pulled, page.cursor);
 
     if (marks && page.hasMore) {
       // P3. Snapshot in progress: remember the marks and where to continue; no cursor yet.
@@ -157,12 +164,24 @@ export async function applyPage(
       }
       await deleteSyncMeta('pullSnapshot');
       await setMeta('cursor', page.cursor);
+      // Every later page is read after this one was applied (one pull at a time, PULL_LOCK), so
+      // after every write acknowledged so far.
+      await deleteSyncMeta('ackedChanges');
     } else {
       // P3'. A change page: its cursor is the `since` of the next page, stored with its data.
       await setMeta('cursor', page.cursor);
+      await forgetCoveredChanges(acked, page.cursor);
     }
 
     // P5. Waiting writes stay visible on top of server state (guarantee 7).
     await reapplyPendingWrites(new Set(pulled.keys()));
   });
+}
+
+/** Drops the rows of `ackedChanges` whose write this cursor covers (a later page includes it). */
+async function forgetCoveredChanges(acked: Record<string, number>, cursor: number): Promise<void> {
+  const kept = Object.entries(acked).filter(([, change]) => change > cursor);
+  if (kept.length === Object.keys(acked).length) return;
+  if (kept.length === 0) await deleteSyncMeta('ackedChanges');
+  else await setSyncMeta('ackedChanges', Object.fromEntries(kept));
 }

@@ -150,6 +150,14 @@ export const BatchResult = z.object({
   /** The entry's own HTTP status, or BATCH_NOT_ATTEMPTED (0). */
   status: z.number().int(),
   body: z.unknown(),
+  /**
+   * The caller's newest change number (the pull's cursor space) among the changes this entry's
+   * write made, when it was applied by this request; absent on a replay (an answer stored by an
+   * earlier request), on a refusal and for a write that changed nothing the caller pulls. A pull
+   * page whose cursor is below it was read before the write: its version of the write's rows is
+   * older than the answer (docs/sync.md, O3).
+   */
+  change: z.number().int().positive().optional(),
 });
 export type BatchResult = z.infer<typeof BatchResult>;
 export const BatchResponse = z.object({ results: z.array(BatchResult) });

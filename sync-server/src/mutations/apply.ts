@@ -55,6 +55,8 @@ export interface EntryAnswer {
   json: string;
   headers?: Record<string, string>;
   replayed?: boolean;
+  /** The write's change set, when this request applied it (its numbers exist after the flush). */
+  changes?: ChangeSet;
 }
 
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -244,7 +246,7 @@ export async function applyInSavepoint(
         shared.savepointOpen = false;
       }
       shared.committed.push(changes);
-      return answer;
+      return { ...answer, changes };
     } catch (err) {
       // PostgreSQL gave up on the whole transaction's locks: the group runs again (coalesce.ts).
       if (isRetryableConflict(err)) throw new BrokenTransaction(err);

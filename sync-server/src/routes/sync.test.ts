@@ -323,9 +323,21 @@ describe('POST /api/sync/batch', () => {
     expect(results[2].body).toMatchObject({ customText: 'Coffee?' });
     expect(await pingsReceived(b)).toBe(before + 2);
 
-    // The response was lost: the device sends the same batch again.
+    // Each write applied answers the caller's change number, in the pull's cursor space: a pull
+    // from the first one's brings the second write and not the first; a refusal has none.
+    expect(results[0].change).toEqual(expect.any(Number));
+    expect(results[1].change).toBeUndefined();
+    expect(results[2].change).toBeGreaterThan(results[0].change);
+    const after = await a.client.get(`/api/sync/pull?since=${results[0].change}`);
+    expect(after.body.changes.map((c: { id: string }) => c.id)).toEqual([results[2].body.id]);
+    expect(after.body.cursor).toBe(results[2].change);
+
+    // The response was lost: the device sends the same batch again. The stored answers come
+    // back, without a change number (they were applied by the first request).
     const replay = await a.client.post('/api/sync/batch', batch);
-    expect(replay.body.results).toEqual(results);
+    expect(replay.body.results).toEqual(
+      results.map(({ change: _change, ...rest }: { change?: number }) => rest),
+    );
     expect(await pingsReceived(b)).toBe(before + 2);
 
     // An entry sent over REST first and in a batch later is still one effect.

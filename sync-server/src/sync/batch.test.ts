@@ -25,13 +25,10 @@ describe('batchResponseJson', () => {
       answer('key with "quotes" and \\', 400, { error: 'Invalid request', code: 'bad' }),
       answer('k3', 0, { error: 'Not attempted: entry 1 must succeed first', notAttempted: true }),
       answer('k4', 200, []),
+      { ...answer('k5', 201, { id: 'p5' }), change: 42 },
     ];
     const text = batchResponseJson(results);
-    const plain = results.map(({ idempotencyKey, status, body }) => ({
-      idempotencyKey,
-      status,
-      body,
-    }));
+    const plain = results.map(({ json: _json, ...result }) => result);
     expect(text).toBe(JSON.stringify({ results: plain }));
     expect(BatchResponse.parse(JSON.parse(text))).toEqual({ results: plain });
   });

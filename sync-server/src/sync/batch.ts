@@ -99,10 +99,16 @@ export function itemOf(entry: BatchEntry): { idempotencyKey: string } & JobItem 
 export type BatchAnswer = BatchResult & { json: string };
 
 /** An entry's result as the device reads it: its REST call's status and body, or not attempted. */
-function resultOf(idempotencyKey: string, outcome: ItemOutcome, entry: string): BatchAnswer {
+function resultOf(
+  idempotencyKey: string,
+  outcome: ItemOutcome,
+  entry: string,
+  callerId: string,
+): BatchAnswer {
   if ('answer' in outcome) {
-    const { status, body, json } = outcome.answer;
-    return { idempotencyKey, status, body, json };
+    const { status, body, json, changes } = outcome.answer;
+    const change = changes?.numbers.get(callerId)?.at(-1);
+    return { idempotencyKey, status, body, json, ...(change === undefined ? {} : { change }) };
   }
   if ('notAttempted' in outcome) {
     const body = {
@@ -124,7 +130,7 @@ function resultOf(idempotencyKey: string, outcome: ItemOutcome, entry: string): 
 export function batchResponseJson(results: readonly BatchAnswer[]): string {
   const items = results.map(
     (r) =>
-      `{"idempotencyKey":${JSON.stringify(r.idempotencyKey)},"status":${JSON.stringify(r.status)},"body":${r.json}}`,
+      `{"idempotencyKey":${JSON.stringify(r.idempotencyKey)},"status":${JSON.stringify(r.status)},"body":${r.json}${r.change === undefined ? '' : `,"change":${r.change}`}}`,
   );
   return `{"results":[${items.join(',')}]}`;
 }
@@ -156,6 +162,11 @@ export async function runBatch(
     }));
   }
   return outcomes.map((o, i) =>
-    resultOf(items[i]!.idempotencyKey, o, 'entry' in items[i]! ? items[i]!.entry.name : ''),
+    resultOf(
+      items[i]!.idempotencyKey,
+      o,
+      'entry' in items[i]! ? items[i]!.entry.name : '',
+      caller.me.id,
+    ),
   );
 }

@@ -1,0 +1,148 @@
+/**
+ * A pull page read before the server applied a write must not put the write's rows back as they
+ * were: the batch answers each write's change number (`BatchResult.change`), and a page whose
+ * cursor is below it, whether it arrives while the write waits or after its acknowledgement,
+ * leaves the write's rows as the write left them until a page covers that number. Found in the
+ * browser: a reaction shown as "You reacted" went back to unpressed for a moment when the pull
+ * after a read mark, fetched before the reaction reached the server, came back after it
+ * (e2e/ping-flow.test.ts).
+ */
+import 'fake-indexeddb/auto';
+import type { BatchEntry, PullChange, PullResponse, Reaction } from '@pingme/shared';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { db } from '../db';
+import { isPending, localWrite } from './local-write';
+import { getSyncMeta } from './meta';
+import { drainOutbox } from './outbox-worker';
+import { pullAll } from './pull-worker';
+import { TEST_FRIEND, TEST_ME, serverPing, testId } from './testing';
+
+beforeEach(async () => {
+  await Promise.all(db.tables.map((t) => t.clear()));
+});
+
+const PING = testId(1);
+
+const reaction = (userId: string, reactionType: Reaction['reactionType'], n: number): Reaction => ({
+  id: testId(n),
+  pingId: PING,
+  userId,
+  reactionType,
+  createdAt: '2026-11-24T10:05:00.000Z',
+});
+
+/** Bo's ping to me, as the server has it before I react. */
+const received = serverPing(PING, { senderId: TEST_FRIEND, receiverId: TEST_ME });
+const mine = reaction(TEST_ME, 'heart', 2);
+const withMine = { ...received, reactions: [mine] };
+
+const pingChange = (data: unknown): PullChange => ({
+  entity: 'ping',
+  id: PING,
+  op: 'upsert',
+  data,
+});
+
+/** One pull from the cursor: a single page answering these changes at this cursor. */
+async function pull(changes: PullChange[], cursor: number, reset = false) {
+  const page: PullResponse = { cursor, hasMore: false, reset, snapshot: null, changes };
+  await pullAll({ userId: TEST_ME, fetchPage: async () => page });
+}
+
+/** One drain whose batch applies every entry now: answered with `body` and `change`. */
+async function drain(body: unknown, change: number | undefined) {
+  await drainOutbox({
+    send: async (entries: BatchEntry[]) => ({
+      results: entries.map((e) => ({
+        idempotencyKey: e.idempotencyKey,
+        status: 200,
+        body,
+        ...(change === undefined ? {} : { change }),
+      })),
+    }),
+    onRejected: () => {},
+  });
+}
+
+/** I react with a heart, as ReactionBar does. */
+async function react() {
+  await localWrite({
+    mutation: 'ping.react',
+    args: { pingId: PING, id: mine.id, reactionType: 'heart' },
+    effects: [
+      {
+        table: 'pings',
+        key: PING,
+        after: { ...withMine, pending: true, pendingReaction: 'heart' },
+      },
+    ],
+  });
+}
+
+describe('a pull page read before a write was applied', () => {
+  beforeEach(async () => {
+    await db.pings.put(received);
+    await db.meta.put({ key: 'cursor', value: 7 });
+  });
+
+  it('arriving while the write waits: the acknowledgement puts the answer, not that page’s row', async () => {
+    await react();
+    await pull([pingChange(received)], 7);
+    expect((await db.pings.get(PING))?.reactions).toEqual([mine]); // still waiting
+    await drain(withMine, 8);
+    expect(await db.pings.get(PING)).toEqual(withMine);
+  });
+
+  it('arriving after the acknowledgement: the row stays as the answer left it, until a page covers the write', async () => {
+    await react();
+    await drain(withMine, 8);
+    expect(await db.pings.get(PING)).toEqual(withMine);
+    expect(await getSyncMeta('ackedChanges')).toEqual({ [`pings:${PING}`]: 8 });
+
+    await pull([pingChange(received)], 7);
+    expect(await db.pings.get(PING)).toEqual(withMine);
+
+    // The page that covers the write brings what happened since: Bo's reaction too.
+    const both = { ...received, reactions: [mine, reaction(TEST_FRIEND, 'wow', 3)] };
+    await pull([pingChange(both)], 8);
+    expect(await db.pings.get(PING)).toEqual(both);
+    expect(await getSyncMeta('ackedChanges')).toBeUndefined();
+  });
+
+  it('a write whose answer holds no row keeps its optimistic row over such a page', async () => {
+    const profile = (tagline: string) => ({ id: TEST_ME, relation: 'self', tagline });
+    await db.users.put(profile('old') as never);
+    await localWrite({
+      mutation: 'profile.update',
+      args: { tagline: 'new' },
+      effects: [{ table: 'users', key: TEST_ME, after: { ...profile('new'), pending: true } }],
+    });
+    await drain({}, 9);
+    await pull([{ entity: 'user', id: TEST_ME, op: 'upsert', data: profile('old') }], 8);
+    expect(await db.users.get(TEST_ME)).toEqual({ ...profile('new'), pending: true });
+    await pull([{ entity: 'user', id: TEST_ME, op: 'upsert', data: profile('new') }], 9);
+    expect(await db.users.get(TEST_ME)).toEqual(profile('new'));
+  });
+
+  it('a snapshot read before the write keeps the row too, and forgets the numbers when done', async () => {
+    await react();
+    await drain(withMine, 8);
+    await pull([pingChange(received)], 7, true);
+    expect(await db.pings.get(PING)).toEqual(withMine); // kept, not swept
+    expect(await getSyncMeta('ackedChanges')).toBeUndefined();
+  });
+});
+
+describe('a pull page read after the write', () => {
+  it('is the version the acknowledgement keeps, over the answer', async () => {
+    await db.pings.put(received);
+    await db.meta.put({ key: 'cursor', value: 7 });
+    await react();
+    // The first answer was lost; meanwhile Bo reacted too, and a pull brought both (cursor 9).
+    const both = { ...received, reactions: [mine, reaction(TEST_FRIEND, 'wow', 3)] };
+    await pull([pingChange(both)], 9);
+    await drain(withMine, 8);
+    expect(await db.pings.get(PING)).toEqual(both);
+    expect(isPending(await db.pings.get(PING))).toBe(false);
+  });
+});

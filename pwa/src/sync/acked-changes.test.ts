@@ -2,7 +2,9 @@
  * A pull page read before the server applied a write must not put the write's rows back as they
  * were: the batch answers each write's change number (`BatchResult.change`), and a page whose
  * cursor is below it, whether it arrives while the write waits or after its acknowledgement,
- * leaves the write's rows as the write left them until a page covers that number. Found in the
+ * leaves the rows the server answered for the write as they are until a page covers that
+ * number (rows still optimistic take what the page brings: the server may never mention them
+ * again). Found in the
  * browser: a reaction shown as "You reacted" went back to unpressed for a moment when the pull
  * after a read mark, fetched before the reaction reached the server, came back after it
  * (e2e/ping-flow.test.ts).
@@ -109,19 +111,28 @@ describe('a pull page read before a write was applied', () => {
     expect(await getSyncMeta('ackedChanges')).toBeUndefined();
   });
 
-  it('a write whose answer holds no row keeps its optimistic row over such a page', async () => {
-    const profile = (tagline: string) => ({ id: TEST_ME, relation: 'self', tagline });
-    await db.users.put(profile('old') as never);
+  it('keeps only the server’s own versions: a row left optimistic takes what the page brings', async () => {
+    // The server had already marked the ping read (change 5), which this device had not pulled;
+    // its mark-all-read then changes nothing there, and no later change will mention the ping.
+    const read = { ...received, isRead: true, readAt: '2026-11-24T10:01:00.000Z' };
     await localWrite({
-      mutation: 'profile.update',
-      args: { tagline: 'new' },
-      effects: [{ table: 'users', key: TEST_ME, after: { ...profile('new'), pending: true } }],
+      mutation: 'ping.markAllRead',
+      args: {},
+      effects: [
+        {
+          table: 'pings',
+          key: PING,
+          after: { ...received, isRead: true, readAt: '2026-11-24T10:09:00.000Z', pending: true },
+        },
+      ],
     });
-    await drain({}, 9);
-    await pull([{ entity: 'user', id: TEST_ME, op: 'upsert', data: profile('old') }], 8);
-    expect(await db.users.get(TEST_ME)).toEqual({ ...profile('new'), pending: true });
-    await pull([{ entity: 'user', id: TEST_ME, op: 'upsert', data: profile('new') }], 9);
-    expect(await db.users.get(TEST_ME)).toEqual(profile('new'));
+    await drain({ count: 0 }, 9);
+    expect(isPending(await db.pings.get(PING))).toBe(true); // the answer holds no row
+    // A page read before the write brings the server's version: it is taken, never skipped.
+    await pull([pingChange(read)], 8);
+    expect(await db.pings.get(PING)).toEqual(read);
+    await pull([], 9);
+    expect(await db.pings.get(PING)).toEqual(read);
   });
 
   it('a snapshot read before the write keeps the row too, and forgets the numbers when done', async () => {

@@ -102,29 +102,42 @@ export async function acknowledgeWrites(acks: readonly Acknowledged[]): Promise<
     } else {
       await db.outbox.bulkDelete(acked.map((e) => e.seq!));
     }
-    const restore = new Map<string, { table: EffectTable; key: string; row?: unknown }>();
-    const written = new Map<string, number>();
+    const restore = new Map<
+      string,
+      { table: EffectTable; key: string; row?: unknown; change?: number }
+    >();
     for (const entry of acked) {
       const server = entry.serverRows ?? {};
       const change = changes.get(entry.seq!);
+      const numbered = change === undefined ? {} : { change };
       // A version pulled without its page's cursor (an older app recorded it) counts as current.
       const pulled = (k: string) =>
         k in server && (change === undefined || (entry.serverCursors?.[k] ?? change) >= change);
       for (const e of entry.effects ?? []) {
         const k = rowKey(e.table, e.key);
-        restore.set(k, { table: e.table, key: e.key, ...(pulled(k) ? { row: server[k] } : {}) });
-        if (change !== undefined) written.set(k, change);
+        restore.set(k, {
+          table: e.table,
+          key: e.key,
+          ...(pulled(k) ? { row: server[k], ...numbered } : {}),
+        });
       }
       for (const a of answers.get(entry.seq!) ?? []) {
         const k = rowKey(a.table, a.key);
-        if (!pulled(k)) restore.set(k, { table: a.table, key: a.key, row: a.row });
-        if (change !== undefined) written.set(k, change);
+        if (!pulled(k)) restore.set(k, { table: a.table, key: a.key, row: a.row, ...numbered });
       }
     }
-    if (written.size) await rememberAckedChanges(written);
     const settled = [...restore].filter(([, r]) => 'row' in r);
     if (settled.length === 0) return;
     const waiting = await heldByLaterWrites(settled.map(([k]) => k));
+    // Only rows that now hold the server's version after the write are kept over older pages: an
+    // optimistic row the server may never mention again (it changed nothing there) must take
+    // whatever the next page brings.
+    const written = new Map(
+      settled.flatMap(([k, r]) =>
+        r.change !== undefined && !waiting.has(k) ? [[k, r.change] as const] : [],
+      ),
+    );
+    if (written.size) await rememberAckedChanges(written);
     // One bulk call per table (every effect table keys its rows by their own `id`): a put per
     // row cost a Dexie request and a merge of the liveQuery ranges each, about 0.4 ms a row on a
     // 2-core machine with 100 rows a batch.

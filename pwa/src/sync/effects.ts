@@ -78,11 +78,12 @@ export interface Acknowledged {
  *      is at least as new as the response stored then). No later pull sends it again;
  *   2. else the answer's row (the record as the pull delivers it, right after the write);
  *   3. else nothing: the optimistic row stays until the pull brings the server's.
- * A pulled version that predates the write (the page was read before the server had it) is
- * never put over the write's own change: with a change number, rows 1 passes over and pages
- * read before the write (ackedChanges, applyPage) leave the write's rows alone until a page
- * covers it; without one (a replay), the next pull, which the engine runs after every drain
- * that sent, brings the write's change.
+ * A pulled version that predates the write (its page was read before the server had it) is
+ * never put over the write's own change when the answer has a change number: rule 1 passes it
+ * by, and a page read before the write and applied after this leaves the rows that now hold the
+ * server's version alone until a page covers the number (`ackedChanges`, applyPage). Without a
+ * number (a replay), the next pull, which the engine runs after every drain that sent, brings
+ * the write's change.
  */
 export async function acknowledgeWrites(acks: readonly Acknowledged[]): Promise<void> {
   if (acks.length === 0) return;

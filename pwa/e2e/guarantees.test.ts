@@ -24,9 +24,11 @@ import { PingsPage } from './pages/pings-page';
 import {
   artifact,
   baseUrl,
+  deliverPush,
   dexieRows,
   newPage,
   serviceWorkerRegistrationId,
+  shownNotifications,
 } from './support/browser';
 import {
   befriend,
@@ -618,21 +620,8 @@ describe('guarantee 10: a push is a hint', () => {
       tag: `ping_${id}`,
       pingId: id,
     });
-    for (let i = 0; i < 2; i++) {
-      await cdp.send('ServiceWorker.deliverPushMessage', {
-        origin: baseUrl,
-        registrationId,
-        data: payload,
-      });
-    }
-    await expect
-      .poll(() =>
-        page.evaluate(async () => {
-          const registration = await navigator.serviceWorker.ready;
-          return (await registration.getNotifications()).map((n) => n.tag);
-        }),
-      )
-      .toEqual([`ping_${id}`]);
+    for (let i = 0; i < 2; i++) await deliverPush(cdp, registrationId, payload);
+    expect((await shownNotifications(page)).map((n) => n.tag)).toEqual([`ping_${id}`]);
     await page.waitForTimeout(500);
     expect(await dexieRows(page, 'pings')).toEqual(before);
     expect(await tab.recentActivity.getByRole('article').count()).toBe(1);

@@ -5,7 +5,13 @@
  */
 import type { CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { baseUrl, newPage, serviceWorkerRegistrationId } from './support/browser';
+import {
+  baseUrl,
+  deliverPush,
+  newPage,
+  serviceWorkerRegistrationId,
+  shownNotifications,
+} from './support/browser';
 
 async function controlledPage(): Promise<{ page: Page; cdp: CDPSession; registrationId: string }> {
   const page = await newPage();
@@ -23,50 +29,37 @@ async function controlledPage(): Promise<{ page: Page; cdp: CDPSession; registra
 describe('service worker events', () => {
   it('shows a push as a notification with its title, body and url', async () => {
     const { page, cdp, registrationId } = await controlledPage();
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: baseUrl,
+    await deliverPush(
+      cdp,
       registrationId,
-      data: JSON.stringify({
+      JSON.stringify({
         title: 'New Ping from Ada!',
         body: 'Ping me when you are free',
         url: '/pings',
         tag: 'ping_0190a000-0000-7000-8000-000000000001',
         pingId: '0190a000-0000-7000-8000-000000000001',
       }),
-    });
-    await expect
-      .poll(
-        () =>
-          page.evaluate(async () => {
-            const registration = await navigator.serviceWorker.ready;
-            const shown = await registration.getNotifications();
-            return shown.map((n) => ({ title: n.title, body: n.body, data: n.data as unknown }));
-          }),
-        { timeout: 5000 },
-      )
-      .toEqual([
-        { title: 'New Ping from Ada!', body: 'Ping me when you are free', data: { url: '/pings' } },
-      ]);
+    );
+    expect(await shownNotifications(page)).toEqual([
+      {
+        title: 'New Ping from Ada!',
+        body: 'Ping me when you are free',
+        tag: 'ping_0190a000-0000-7000-8000-000000000001',
+        data: { url: '/pings' },
+      },
+    ]);
   });
 
   it('shows a plain notification for a push that does not match the shared PushPayload', async () => {
     const { page, cdp, registrationId } = await controlledPage();
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: baseUrl,
+    await deliverPush(
+      cdp,
       registrationId,
-      data: JSON.stringify({ title: 42, url: 'javascript:alert(1)' }),
-    });
-    await expect
-      .poll(
-        () =>
-          page.evaluate(async () => {
-            const registration = await navigator.serviceWorker.ready;
-            const shown = await registration.getNotifications();
-            return shown.map((n) => ({ title: n.title, body: n.body, data: n.data as unknown }));
-          }),
-        { timeout: 5000 },
-      )
-      .toEqual([{ title: 'PingMe', body: '', data: { url: '/' } }]);
+      JSON.stringify({ title: 42, url: 'javascript:alert(1)' }),
+    );
+    expect(await shownNotifications(page)).toEqual([
+      { title: 'PingMe', body: '', tag: '', data: { url: '/' } },
+    ]);
   });
 
   it("answers Background Sync 'outbox' by asking the open tab to flush", async () => {

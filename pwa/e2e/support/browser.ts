@@ -65,6 +65,77 @@ export async function serviceWorkerRegistrationId(
   return registered;
 }
 
+/** Per CDP session: the Status of each 'Push event completed' Chromium reported, in order. */
+const pushOutcomes = new WeakMap<CDPSession, Promise<string[]>>();
+
+function pushOutcomesOf(cdp: CDPSession): Promise<string[]> {
+  let outcomes = pushOutcomes.get(cdp);
+  if (!outcomes) {
+    outcomes = (async () => {
+      const statuses: string[] = [];
+      cdp.on('BackgroundService.backgroundServiceEventReceived', ({ backgroundServiceEvent }) => {
+        const { service, eventName, eventMetadata } = backgroundServiceEvent;
+        if (service !== 'pushMessaging' || eventName !== 'Push event completed') return;
+        statuses.push(eventMetadata.find((m) => m.key === 'Status')?.value ?? 'unknown');
+      });
+      await cdp.send('BackgroundService.startObserving', { service: 'pushMessaging' });
+      // Chromium logs push events for DevTools only while recording is on for the profile.
+      await cdp.send('BackgroundService.setRecording', {
+        shouldRecord: true,
+        service: 'pushMessaging',
+      });
+      return statuses;
+    })();
+    pushOutcomes.set(cdp, outcomes);
+  }
+  return outcomes;
+}
+
+/**
+ * Delivers a Web Push with `data` to the service worker of `registrationId` (CDP's
+ * ServiceWorker.deliverPushMessage, which answers before anything is delivered) and waits until
+ * the worker has handled it: Chromium's 'Push event completed' with Status 'Success', i.e. the
+ * push handler's waitUntil promise (its showNotification) resolved.
+ *
+ * Read notifications only after this. Chromium's getNotifications() deletes from its database
+ * every stored notification that the platform does not report as displayed yet and that was
+ * created before the read began (content/browser/notifications/
+ * platform_notification_context_impl.cc, DoReadAllNotificationDataForServiceWorkerRegistration).
+ * A read that lands between the worker's showNotification writing the notification and the
+ * platform displaying it loses it for good: it stays on screen, and every later read returns [].
+ * Polling getNotifications() right after the push did exactly that on a loaded machine.
+ */
+export async function deliverPush(
+  cdp: CDPSession,
+  registrationId: string,
+  data: string,
+  origin = baseUrl,
+): Promise<void> {
+  const outcomes = await pushOutcomesOf(cdp);
+  const before = outcomes.length;
+  await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data });
+  // Nothing is logged for a push Chromium drops (no active worker for the registration).
+  await expect
+    .poll(() => outcomes.length, { message: `push to registration ${registrationId} completed` })
+    .toBeGreaterThan(before);
+  expect(outcomes[before], 'status of the push event').toBe('Success');
+}
+
+/** The notifications the service worker shows, read once (see deliverPush: never while one is being shown). */
+export async function shownNotifications(
+  page: Page,
+): Promise<{ title: string; body: string; tag: string; data: unknown }[]> {
+  return page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    return (await registration.getNotifications()).map((n) => ({
+      title: n.title,
+      body: n.body,
+      tag: n.tag,
+      data: n.data as unknown,
+    }));
+  });
+}
+
 afterEach(async () => {
   await Promise.all([...open].map((c) => c.close()));
   open.clear();

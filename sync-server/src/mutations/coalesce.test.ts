@@ -81,6 +81,33 @@ describe('REST writes that arrive together', () => {
     }
   });
 
+  it('lets the event loop turn between groups, so nothing else waits for a whole queue of them', async () => {
+    const people = await ring(4);
+    const release = server.coalescer!.hold();
+    const before = server.coalescer!.stats.groups;
+    // Four batches of 100 writes: two groups of two (at most MAX_GROUP_WRITES = 200 writes each).
+    const sent = Promise.all(
+      people.map((p, n) =>
+        p.client.post('/api/sync/batch', {
+          entries: Array.from({ length: 100 }, (_, i) => ({
+            idempotencyKey: `turn-${n}-${i}-${p.id}`,
+            name: 'profile.update',
+            args: { tagline: `tagline ${i}` },
+          })),
+        }),
+      ),
+    );
+    await until(() => server.coalescer!.waitingJobs === 4);
+    let groupsAtNextTurn = -1;
+    release();
+    setImmediate(() => (groupsAtNextTurn = server.coalescer!.stats.groups - before));
+    const answers = await sent;
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(server.coalescer!.stats.groups - before).toBe(2);
+    // The next turn of the event loop came after the first group, not after both.
+    expect(groupsAtNextTurn).toBe(1);
+  });
+
   it('a refusal among them is answered alone and rolls back nothing else', async () => {
     const [a, b, c] = await ring(3);
     const stranger = await makeUser(server);

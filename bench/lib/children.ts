@@ -21,6 +21,17 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/**
+ * V8's flags of `npm run serve` (the root package.json), so the bench's server runs with the heap
+ * settings production does (docs/performance.md, "Memory").
+ */
+const SERVE_FLAGS = (() => {
+  const pkg = JSON.parse(readFileSync(path.join(here, '..', '..', 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  return pkg.scripts.serve!.split(/\s+/).filter((f) => f.startsWith('--max-'));
+})();
+
 const SCRIPTS = {
   server: path.join(here, '..', '..', 'sync-server', 'test', 'server-child.ts'),
   bare: path.join(here, '..', 'children', 'bare.ts'),
@@ -41,7 +52,7 @@ export async function startChild(
   opts: ChildOptions = {},
 ): Promise<Child> {
   const script = SCRIPTS[name];
-  const execArgv = ['--import', 'tsx'];
+  const execArgv = ['--import', 'tsx', ...(name === 'server' ? SERVE_FLAGS : [])];
   if (opts.cpuProfDir) {
     // One file per thread (tsx's loader hooks have their own): the largest is the main thread.
     execArgv.push('--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`);

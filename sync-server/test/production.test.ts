@@ -16,6 +16,14 @@ const workspace = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 const outdir = path.join(workspace, 'dist', `test-${process.pid}`);
 const data = mkdtempSync(path.join(os.tmpdir(), 'pingme-prod-'));
 const PAGE = '<!doctype html><title>PingMe</title><p>the built app</p>';
+/** The node flags of `npm run serve`: between `node` and the script. */
+const SERVE_FLAGS = (
+  JSON.parse(readFileSync(path.join(workspace, '..', 'package.json'), 'utf8')) as {
+    scripts: { serve: string };
+  }
+).scripts.serve
+  .split(/\s+/)
+  .filter((f) => f.startsWith('--'));
 
 let child: ChildProcess | undefined;
 let log = '';
@@ -33,8 +41,9 @@ beforeAll(async () => {
   const pwa = path.join(data, 'pwa');
   mkdirSync(pwa);
   writeFileSync(path.join(pwa, 'index.html'), PAGE);
-  // Exactly what `npm run serve` runs, with nothing of the test runner's loaders.
-  child = spawn(process.execPath, ['--enable-source-maps', path.join(outdir, 'main.js')], {
+  // Exactly what `npm run serve` runs (its node flags, read from the root package.json), with
+  // nothing of the test runner's loaders.
+  child = spawn(process.execPath, [...SERVE_FLAGS, path.join(outdir, 'main.js')], {
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'production',

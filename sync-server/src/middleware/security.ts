@@ -6,6 +6,7 @@
  * dialogs' scroll lock (react-remove-scroll, inside Radix Dialog) injects a <style> element;
  * style injection cannot run script.
  */
+import { LRUCache } from 'lru-cache';
 import type { Context, Middleware } from 'koa';
 import type { Config } from '../config';
 
@@ -39,14 +40,13 @@ export function contentSecurityPolicy(config: Config, ctx: Pick<Context, 'protoc
 const POLICY_CACHE_SIZE = 100;
 
 export function securityHeaders(config: Config): Middleware {
-  // The Host header is the client's: the cache is bounded, and starts over when full.
-  const policies = new Map<string, string>();
+  // The Host header is the client's: the cache is bounded (the least recently used goes).
+  const policies = new LRUCache<string, string>({ max: POLICY_CACHE_SIZE });
   const policyFor = (ctx: Pick<Context, 'protocol' | 'host'>) => {
     const key = `${ctx.protocol}://${ctx.host}`;
     let policy = policies.get(key);
     if (policy === undefined) {
       policy = contentSecurityPolicy(config, ctx);
-      if (policies.size >= POLICY_CACHE_SIZE) policies.clear();
       policies.set(key, policy);
     }
     return policy;

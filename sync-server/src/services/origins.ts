@@ -5,6 +5,7 @@
  * (realtime/hub.ts) both ask this.
  */
 import { isIP } from 'node:net';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config';
 
 /** Whether `Origin` names the app: `origin` as sent, `own` the request's scheme://host. */
@@ -44,14 +45,13 @@ export function originPolicy(config: Pick<Config, 'publicUrl' | 'allowedOrigins'
   };
   // Every write asks, with the same few pairs over and over: each pair is parsed once (a URL
   // parse costs more than the rest of the check). Bounded: a flood of made-up origins only
-  // empties the memo.
-  const memo = new Map<string, boolean>();
+  // pushes out the least recently asked pairs.
+  const memo = new LRUCache<string, boolean>({ max: ORIGIN_MEMO_MAX });
   return (origin, own) => {
     const pair = `${origin}\n${own}`;
     let verdict = memo.get(pair);
     if (verdict === undefined) {
       verdict = judge(origin, own);
-      if (memo.size >= ORIGIN_MEMO_MAX) memo.clear();
       memo.set(pair, verdict);
     }
     return verdict;

@@ -78,6 +78,7 @@ export function ResetPasswordScreen() {
   );
 }
 
+/** The new password twice; a refused token (invalid, expired) turns the screen to the dead link. */
 function ResetPasswordForm({
   token,
   onDone,

@@ -1,3 +1,7 @@
+/**
+ * The Login tab of /auth: e-mail and password (POST /api/login), then home after the spec's
+ * pause, or back to the invite that sent the person here.
+ */
 import { AuthResponse, DELAYS_MS, LoginBody } from '@pingme/shared';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';

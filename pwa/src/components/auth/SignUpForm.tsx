@@ -1,3 +1,7 @@
+/**
+ * The Sign Up tab of /auth: name, e-mail and password (POST /api/register), then home at once,
+ * or back to the invite that sent the person here.
+ */
 import { AuthResponse, RegisterBody } from '@pingme/shared';
 import { useNavigate } from '@tanstack/react-router';
 import { api } from '../../api';

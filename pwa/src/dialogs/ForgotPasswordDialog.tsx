@@ -3,11 +3,12 @@
  * it for its operator) and answers the same whether the account exists or not.
  */
 import { ForgotPasswordBody, ForgotPasswordResponse } from '@pingme/shared';
-import { useState, type FormEvent } from 'react';
-import { api, errorMessage } from '../api';
+import { api } from '../api';
 import { Button } from '../components/Button';
-import { Dialog, DialogClose } from '../components/Dialog';
-import { TextField } from '../components/TextField';
+import { Dialog } from '../components/Dialog';
+import { EmailField } from '../components/form/AccountFields';
+import { DialogActions } from '../components/form/DialogActions';
+import { useFormSubmit } from '../components/form/useFormSubmit';
 import { useZodForm } from '../hooks/useZodForm';
 import { toast } from '../stores';
 
@@ -32,42 +33,22 @@ export function ForgotPasswordDialog({ open, onOpenChange }: ForgotPasswordDialo
 
 function ForgotPasswordForm({ onDone }: { onDone(): void }) {
   const form = useZodForm(ForgotPasswordBody, { email: '' });
-  const [busy, setBusy] = useState(false);
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const body = form.validate();
-    if (!body) return;
-    setBusy(true);
-    try {
-      const answer = await api.post('/api/forgot-password', body, {
-        schema: ForgotPasswordResponse,
-      });
-      toast({ title: 'Check your email', description: answer.message });
-      onDone();
-    } catch (err) {
-      toast({ title: 'Error', description: errorMessage(err), variant: 'destructive' });
-      setBusy(false);
-    }
-  };
+  const { busy, onSubmit } = useFormSubmit(form, 'Error', async (body) => {
+    const answer = await api.post('/api/forgot-password', body, {
+      schema: ForgotPasswordResponse,
+    });
+    toast({ title: 'Check your email', description: answer.message });
+    onDone();
+  });
 
   return (
     <form ref={form.formRef} className="form" onSubmit={onSubmit} noValidate>
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        {...form.field('email')}
-      />
-      <div className="dialog__actions">
-        <DialogClose asChild>
-          <Button variant="secondary">Cancel</Button>
-        </DialogClose>
+      <EmailField {...form.field('email')} />
+      <DialogActions>
         <Button type="submit" loading={busy}>
           Send Reset Link
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }

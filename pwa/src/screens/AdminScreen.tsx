@@ -8,6 +8,7 @@ import { AdminMetrics, POLL_MS } from '@pingme/shared';
 import { Link } from '@tanstack/react-router';
 import { useSession } from '../stores';
 import { FreshnessNote } from '../components/analytics/FreshnessNote';
+import { NoAnswerYet } from '../components/analytics/NoAnswerYet';
 import { errorStatus, useCachedAnswer } from '../components/analytics/useCachedAnswer';
 import { buttonClass } from '../components/Button';
 import { cx } from '../components/cx';
@@ -76,15 +77,12 @@ export function AdminScreen() {
     );
   } else if (!answer.data) {
     body = (
-      <div className="card adm-state" role="status">
-        {answer.status === 'loading' ? (
-          <>
-            <span className="spinner" aria-hidden="true" /> Loading metrics…
-          </>
-        ) : (
-          'Metrics could not be loaded. Check your connection and try again.'
-        )}
-      </div>
+      <NoAnswerYet
+        status={answer.status}
+        className="adm-state"
+        loading="Loading metrics…"
+        what="Metrics"
+      />
     );
   } else {
     const f = adminFigures(answer.data);

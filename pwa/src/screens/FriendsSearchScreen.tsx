@@ -13,6 +13,7 @@ import {
   useRequestAnswers,
   withRecentlyAnswered,
 } from '../components/friends/RequestAnswers';
+import { SearchStatus } from '../components/friends/FriendSearch';
 import { RequestRow } from '../components/friends/RequestRow';
 import { SearchResultRow } from '../components/friends/SearchResultRow';
 import { resolveRelation } from '../components/friends/relation';
@@ -52,17 +53,7 @@ function FriendsSearchScreen() {
           onChange={(e) => setText(e.target.value)}
           hint={`At least ${LIMITS.searchMinChars} characters`}
         />
-        <div className="fr-search-status" role="status">
-          {search.status === 'loading' && (
-            <p className="fr-muted">
-              <span className="spinner" aria-hidden="true" /> Searching…
-            </p>
-          )}
-          {search.status === 'done' && search.results.length === 0 && (
-            <p className="fr-muted">No users found</p>
-          )}
-          {search.status === 'error' && <p className="fr-muted">Search failed. Try again.</p>}
-        </div>
+        <SearchStatus search={search} />
         {search.status === 'done' && search.results.length > 0 && (
           <ul className="fr-people" aria-label="Search results">
             {search.results.map((r) => {

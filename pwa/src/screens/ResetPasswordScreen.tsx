@@ -1,14 +1,15 @@
 /** The Reset password screen (/reset-password; routes/reset-password.tsx loads it). */
 import { DELAYS_MS, ResetPasswordResponse } from '@pingme/shared';
 import { Link, useNavigate, getRouteApi } from '@tanstack/react-router';
-import { useEffect, useState, type FormEvent } from 'react';
-import { ApiError, api, errorMessage } from '../api';
+import { useEffect, useState } from 'react';
+import { ApiError, api } from '../api';
 import { Button, buttonClass } from '../components/Button';
 import { StatusCard } from '../components/StatusCard';
 import { TextField } from '../components/TextField';
+import { NewPasswordField } from '../components/form/AccountFields';
+import { useFormSubmit } from '../components/form/useFormSubmit';
 import { AlertIcon, CheckIcon } from '../components/icons';
 import { useZodForm } from '../hooks/useZodForm';
-import { toast } from '../stores';
 import { NewPasswordForm } from '../validation';
 
 /** This screen's route (routes/), read without importing it: the route file loads this screen. */
@@ -34,8 +35,6 @@ function InvalidResetLink() {
 export function ResetPasswordScreen() {
   const { token, welcome } = route.useSearch();
   const navigate = useNavigate();
-  const form = useZodForm(NewPasswordForm, { password: '', confirm: '' });
-  const [busy, setBusy] = useState(false);
   const [linkDead, setLinkDead] = useState(false);
   const [done, setDone] = useState<{ isFirstTime: boolean } | null>(null);
 
@@ -63,26 +62,6 @@ export function ResetPasswordScreen() {
     );
   }
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const values = form.validate();
-    if (!values) return;
-    setBusy(true);
-    try {
-      const answer = await api.post(
-        '/api/reset-password',
-        { token, password: values.password },
-        { schema: ResetPasswordResponse },
-      );
-      setDone({ isFirstTime: answer.isFirstTime });
-    } catch (err) {
-      toast({ title: 'Reset failed', description: errorMessage(err), variant: 'destructive' });
-      if (err instanceof ApiError && (err.code === 'token_invalid' || err.code === 'token_expired'))
-        setLinkDead(true);
-      setBusy(false);
-    }
-  };
-
   const isWelcome = welcome !== undefined;
   return (
     <div className="narrow">
@@ -93,25 +72,52 @@ export function ResetPasswordScreen() {
             ? 'Welcome to PingMe! Choose a password to finish setting up your account.'
             : 'Choose a new password for your PingMe account.'}
         </p>
-        <form ref={form.formRef} className="form" onSubmit={onSubmit} noValidate>
-          <TextField
-            label="New password"
-            type="password"
-            autoComplete="new-password"
-            hint="At least 6 characters"
-            {...form.field('password')}
-          />
-          <TextField
-            label="Confirm password"
-            type="password"
-            autoComplete="new-password"
-            {...form.field('confirm')}
-          />
-          <Button type="submit" size="lg" block loading={busy}>
-            Update Password
-          </Button>
-        </form>
+        <ResetPasswordForm token={token} onDone={setDone} onLinkDead={() => setLinkDead(true)} />
       </div>
     </div>
+  );
+}
+
+/** The new password twice; a refused token (invalid, expired) turns the screen to the dead link. */
+function ResetPasswordForm({
+  token,
+  onDone,
+  onLinkDead,
+}: {
+  token: string;
+  onDone(done: { isFirstTime: boolean }): void;
+  onLinkDead(): void;
+}) {
+  const form = useZodForm(NewPasswordForm, { password: '', confirm: '' });
+  const { busy, onSubmit } = useFormSubmit(
+    form,
+    'Reset failed',
+    async (values) => {
+      const answer = await api.post(
+        '/api/reset-password',
+        { token, password: values.password },
+        { schema: ResetPasswordResponse },
+      );
+      onDone({ isFirstTime: answer.isFirstTime });
+    },
+    (err) => {
+      if (err instanceof ApiError && (err.code === 'token_invalid' || err.code === 'token_expired'))
+        onLinkDead();
+    },
+  );
+
+  return (
+    <form ref={form.formRef} className="form" onSubmit={onSubmit} noValidate>
+      <NewPasswordField {...form.field('password')} />
+      <TextField
+        label="Confirm password"
+        type="password"
+        autoComplete="new-password"
+        {...form.field('confirm')}
+      />
+      <Button type="submit" size="lg" block loading={busy}>
+        Update Password
+      </Button>
+    </form>
   );
 }

@@ -15,6 +15,7 @@ import { Tabs } from '../Tabs';
 import { EnergyBar, EnergyCard, LevelBadge } from './EnergyCard';
 import { selectedEntry } from './energy-helpers';
 import { FreshnessNote } from './FreshnessNote';
+import { NoAnswerYet } from './NoAnswerYet';
 import { useCachedAnswer } from './useCachedAnswer';
 
 const EnergyList = z.array(EnergyEntry);
@@ -73,15 +74,12 @@ export function EnergyTab({ meId }: { meId: string }) {
       </section>
 
       {!entries ? (
-        <div className="card an-state" role="status">
-          {answer.status === 'loading' ? (
-            <>
-              <span className="spinner" aria-hidden="true" /> Loading energy…
-            </>
-          ) : (
-            'Energy could not be loaded. Check your connection and try again.'
-          )}
-        </div>
+        <NoAnswerYet
+          status={answer.status}
+          className="an-state"
+          loading="Loading energy…"
+          what="Energy"
+        />
       ) : entries.length === 0 ? (
         <p className="card an-empty">No friends found. Add some friends to see energy metrics!</p>
       ) : (

@@ -4,6 +4,7 @@
  */
 import { LIMITS, PingAnalytics, emojiFor } from '@pingme/shared';
 import { FreshnessNote } from './FreshnessNote';
+import { NoAnswerYet } from './NoAnswerYet';
 import { useCachedAnswer } from './useCachedAnswer';
 
 export function PingAnalyticsTab({ meId }: { meId: string }) {
@@ -16,15 +17,12 @@ export function PingAnalyticsTab({ meId }: { meId: string }) {
 
   if (!a) {
     return (
-      <div className="card an-state" role="status">
-        {answer.status === 'loading' ? (
-          <>
-            <span className="spinner" aria-hidden="true" /> Loading your analytics…
-          </>
-        ) : (
-          'Analytics could not be loaded. Check your connection and try again.'
-        )}
-      </div>
+      <NoAnswerYet
+        status={answer.status}
+        className="an-state"
+        loading="Loading your analytics…"
+        what="Analytics"
+      />
     );
   }
   const empty = a.totalPingsSent === 0 && a.totalPingsReceived === 0;

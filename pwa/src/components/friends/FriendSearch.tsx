@@ -1,14 +1,15 @@
 /**
  * The search box of /friends ('Find friends by name'): results as you type (300 ms pause), each
- * with 'Add Friend', 'Request Sent' or 'Already Friends'.
+ * with 'Add Friend', 'Request Sent' or 'Already Friends'; and the search status line that
+ * /friends-search shows too.
  */
 import { LIMITS, displayName, type SyncFriendship } from '@pingme/shared';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
 import { resolveRelation } from './relation';
 import { useAddFriend } from './useAddFriend';
-import { useUserSearch } from './useUserSearch';
+import { useUserSearch, type SearchState } from './useUserSearch';
 
 export function FriendSearch({ friendships }: { friendships: readonly SyncFriendship[] }) {
   const [text, setText] = useState('');
@@ -36,20 +37,11 @@ export function FriendSearch({ friendships }: { friendships: readonly SyncFriend
           aria-describedby="friend-search-status"
         />
       </div>
-      <div id="friend-search-status" className="fr-search-status" role="status">
+      <SearchStatus id="friend-search-status" search={search}>
         {search.status === 'short' && (
           <p className="fr-muted">Type at least {LIMITS.searchMinChars} characters to search.</p>
         )}
-        {search.status === 'loading' && (
-          <p className="fr-muted">
-            <span className="spinner" aria-hidden="true" /> Searching…
-          </p>
-        )}
-        {search.status === 'done' && search.results.length === 0 && (
-          <p className="fr-muted">No users found</p>
-        )}
-        {search.status === 'error' && <p className="fr-muted">Search failed. Try again.</p>}
-      </div>
+      </SearchStatus>
       {search.status === 'done' && search.results.length > 0 && (
         <ul className="fr-people" aria-label="Search results">
           {search.results.map((r) => {
@@ -76,5 +68,34 @@ export function FriendSearch({ friendships }: { friendships: readonly SyncFriend
         </ul>
       )}
     </section>
+  );
+}
+
+/**
+ * The live line under a people search (here and on /friends-search): searching, nothing found or
+ * failed, announced as it changes. `children` adds a screen's own messages (too short to search).
+ */
+export function SearchStatus({
+  id,
+  search,
+  children,
+}: {
+  id?: string;
+  search: SearchState;
+  children?: ReactNode;
+}) {
+  return (
+    <div id={id} className="fr-search-status" role="status">
+      {children}
+      {search.status === 'loading' && (
+        <p className="fr-muted">
+          <span className="spinner" aria-hidden="true" /> Searching…
+        </p>
+      )}
+      {search.status === 'done' && search.results.length === 0 && (
+        <p className="fr-muted">No users found</p>
+      )}
+      {search.status === 'error' && <p className="fr-muted">Search failed. Try again.</p>}
+    </div>
   );
 }

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { toast } from '../../stores';
 import { removeFriend } from '../../writes/friends';
 import { Button } from '../Button';
-import { Dialog, DialogClose } from '../Dialog';
+import { ConfirmDialog } from '../form/ConfirmDialog';
 
 export function UnfriendButton({ friendId, name }: { friendId: string; name: string }) {
   const navigate = useNavigate();
@@ -37,21 +37,15 @@ export function UnfriendButton({ friendId, name }: { friendId: string; name: str
       <Button size="sm" variant="ghost" className="sf-danger-text" onClick={() => setOpen(true)}>
         Unfriend
       </Button>
-      <Dialog
+      <ConfirmDialog
         open={open}
-        onOpenChange={(o) => !busy && setOpen(o)}
+        onOpenChange={setOpen}
+        busy={busy}
         title={`Unfriend ${name}?`}
         description="You stop being friends: your anchors with them end and prompts you assigned each other are unassigned. The pings you exchanged stay. You can ask them again later."
-      >
-        <div className="dialog__actions">
-          <DialogClose asChild>
-            <Button variant="secondary">Cancel</Button>
-          </DialogClose>
-          <Button variant="danger" loading={busy} onClick={() => void onConfirm()}>
-            Unfriend
-          </Button>
-        </div>
-      </Dialog>
+        confirmLabel="Unfriend"
+        onConfirm={() => void onConfirm()}
+      />
     </>
   );
 }

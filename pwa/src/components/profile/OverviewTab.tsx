@@ -6,9 +6,11 @@
  */
 import { Badge, LIMITS, ProfileMetrics } from '@pingme/shared';
 import { useLiveQuery } from 'dexie-react-hooks';
+import type { ReactNode } from 'react';
 import { z } from 'zod';
 import { db } from '../../db';
 import { useCachedAnswer } from '../analytics/useCachedAnswer';
+import { MiniStat, ProfileCard } from './ProfileCard';
 import { weekTogether } from './profile-rules';
 
 const Badges = z.array(Badge);
@@ -38,25 +40,10 @@ export function OwnOverview({ meId, friends }: { meId: string; friends: number |
         week={m && { sent: m.pingsSent, received: m.pingsReceived, themes: m.topThemes }}
         failed={metrics.status === 'error'}
       />
-      <section className="card pf-overview-card" aria-labelledby="ov-connections">
-        <h3 id="ov-connections" className="pf-overview-card__title">
-          Connections
-        </h3>
-        <dl className="pf-mini-stats">
-          <div>
-            <dt>Friends</dt>
-            <dd>{friends ?? '–'}</dd>
-          </div>
-          <div>
-            <dt>New this month</dt>
-            <dd>{m ? m.newConnections : '–'}</dd>
-          </div>
-        </dl>
-      </section>
-      <section className="card pf-overview-card" aria-labelledby="ov-badges">
-        <h3 id="ov-badges" className="pf-overview-card__title">
-          Badges
-        </h3>
+      <ConnectionsCard friends={friends}>
+        <MiniStat label="New this month" value={m?.newConnections} />
+      </ConnectionsCard>
+      <ProfileCard id="ov-badges" title="Badges">
         {badges.data === undefined ? (
           <p className="profile-muted">
             {badges.status === 'error' ? 'Badges could not be loaded.' : 'Loading…'}
@@ -78,7 +65,7 @@ export function OwnOverview({ meId, friends }: { meId: string; friends: number |
             ))}
           </ul>
         )}
-      </section>
+      </ProfileCard>
     </div>
   );
 }
@@ -99,36 +86,17 @@ export function FriendOverview({
   return (
     <div className="pf-overview">
       <WeekCard title="This Week" week={week} failed={false} />
-      <section className="card pf-overview-card" aria-labelledby="ov-connections">
-        <h3 id="ov-connections" className="pf-overview-card__title">
-          Connections
-        </h3>
-        <dl className="pf-mini-stats">
-          <div>
-            <dt>Friends</dt>
-            <dd>{friends ?? '–'}</dd>
-          </div>
-        </dl>
-      </section>
+      <ConnectionsCard friends={friends} />
     </div>
   );
 }
 
 function WeekCard({ title, week, failed }: { title: string; week?: Week; failed: boolean }) {
   return (
-    <section className="card pf-overview-card" aria-labelledby="ov-week">
-      <h3 id="ov-week" className="pf-overview-card__title">
-        {title}
-      </h3>
+    <ProfileCard id="ov-week" title={title}>
       <dl className="pf-mini-stats">
-        <div>
-          <dt>Sent</dt>
-          <dd>{week ? week.sent : '–'}</dd>
-        </div>
-        <div>
-          <dt>Received</dt>
-          <dd>{week ? week.received : '–'}</dd>
-        </div>
+        <MiniStat label="Sent" value={week?.sent} />
+        <MiniStat label="Received" value={week?.received} />
       </dl>
       {failed && !week && <p className="profile-muted">This week’s figures could not be loaded.</p>}
       {week && week.themes.length > 0 && (
@@ -141,6 +109,18 @@ function WeekCard({ title, week, failed }: { title: string; week?: Week; failed:
           </ol>
         </>
       )}
-    </section>
+    </ProfileCard>
+  );
+}
+
+/** How many friends (and, for the owner, more figures given as children). */
+function ConnectionsCard({ friends, children }: { friends: number | null; children?: ReactNode }) {
+  return (
+    <ProfileCard id="ov-connections" title="Connections">
+      <dl className="pf-mini-stats">
+        <MiniStat label="Friends" value={friends} />
+        {children}
+      </dl>
+    </ProfileCard>
   );
 }

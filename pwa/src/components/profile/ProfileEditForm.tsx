@@ -16,7 +16,8 @@ import { api } from '../../api';
 import { useZodForm } from '../../hooks/useZodForm';
 import { toast } from '../../stores';
 import { Button } from '../Button';
-import { Dialog, DialogClose } from '../Dialog';
+import { Dialog } from '../Dialog';
+import { DialogActions } from '../form/DialogActions';
 import { TextField } from '../TextField';
 import { saveProfile } from '../../writes/profile';
 
@@ -83,7 +84,11 @@ function ProfileEditForm({ me, onDone }: { me: SelfUser; onDone(): void }) {
   const [taken, setTaken] = useState(false);
   const [busy, setBusy] = useState(false);
   const handleField = form.field('handle');
-  const count = (name: Field, max: number) => `${[...form.values[name]].length}/${max}`;
+  /** A field whose hint counts its characters against the limit. */
+  const counted = (name: Field, max: number) => ({
+    ...form.field(name),
+    hint: `${[...form.values[name]].length}/${max}`,
+  });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -140,19 +145,13 @@ function ProfileEditForm({ me, onDone }: { me: SelfUser; onDone(): void }) {
       <TextField
         label="Status"
         placeholder="What are you up to?"
-        hint={count('status', LIMITS.status)}
-        {...form.field('status')}
+        {...counted('status', LIMITS.status)}
       />
-      <TextField
-        label="Mini bio (1-2 lines)"
-        hint={count('bio', LIMITS.bio)}
-        {...form.field('bio')}
-      />
+      <TextField label="Mini bio (1-2 lines)" {...counted('bio', LIMITS.bio)} />
       <TextField
         label="Location"
         autoComplete="address-level2"
-        hint={count('location', LIMITS.location)}
-        {...form.field('location')}
+        {...counted('location', LIMITS.location)}
       />
       <TextField
         label="Personal link"
@@ -161,14 +160,11 @@ function ProfileEditForm({ me, onDone }: { me: SelfUser; onDone(): void }) {
         placeholder="https://"
         {...form.field('personalLink')}
       />
-      <div className="dialog__actions">
-        <DialogClose asChild>
-          <Button variant="secondary">Cancel</Button>
-        </DialogClose>
+      <DialogActions>
         <Button type="submit" loading={busy}>
           Save Profile
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }

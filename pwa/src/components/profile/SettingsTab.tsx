@@ -13,6 +13,7 @@ import { NotificationsToggle } from '../pings/NotificationsToggle';
 import { SafetySettings } from '../safety/SafetySettings';
 import { InstallApp } from './InstallApp';
 import { PreferencesForm } from './PreferencesForm';
+import { ProfileCard } from './ProfileCard';
 import { SignOutButton } from './SignOutButton';
 
 /** The file name the server suggests (Content-Disposition), else one of the same form. */
@@ -57,19 +58,13 @@ export function SettingsTab({ me }: { me: SelfUser }) {
   return (
     <div className="pf-settings">
       {me.isAdmin && (
-        <section className="card pf-overview-card" aria-labelledby="settings-admin">
-          <h3 id="settings-admin" className="pf-overview-card__title">
-            Admin
-          </h3>
+        <ProfileCard id="settings-admin" title="Admin">
           <Link to="/admin" className={buttonClass('primary', 'md', true)}>
             Open Admin Dashboard
           </Link>
-        </section>
+        </ProfileCard>
       )}
-      <section className="card pf-overview-card" aria-labelledby="settings-privacy">
-        <h3 id="settings-privacy" className="pf-overview-card__title">
-          Privacy and safety
-        </h3>
+      <ProfileCard id="settings-privacy" title="Privacy and safety">
         <div className="pf-settings-links">
           <Link to="/privacy-settings" className={buttonClass('secondary', 'md', true)}>
             Privacy Settings
@@ -80,25 +75,16 @@ export function SettingsTab({ me }: { me: SelfUser }) {
           <SignOutButton />
         </div>
         <SafetySettings me={me} />
-      </section>
-      <section className="card pf-overview-card" aria-labelledby="settings-notifications">
-        <h3 id="settings-notifications" className="pf-overview-card__title">
-          Notifications
-        </h3>
+      </ProfileCard>
+      <ProfileCard id="settings-notifications" title="Notifications">
         <NotificationsToggle />
-      </section>
-      <section className="card pf-overview-card" aria-labelledby="settings-preferences">
-        <h3 id="settings-preferences" className="pf-overview-card__title">
-          Preferences
-        </h3>
+      </ProfileCard>
+      <ProfileCard id="settings-preferences" title="Preferences">
         <PreferencesForm me={me} />
-      </section>
-      <section className="card pf-overview-card" aria-labelledby="settings-app">
-        <h3 id="settings-app" className="pf-overview-card__title">
-          App
-        </h3>
+      </ProfileCard>
+      <ProfileCard id="settings-app" title="App">
         <InstallApp />
-      </section>
+      </ProfileCard>
     </div>
   );
 }

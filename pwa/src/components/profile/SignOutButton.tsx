@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { signOut } from '../../session';
 import { flushBeforeSignOut, unsentChangesMessage } from '../../sync/sign-out';
 import { Button } from '../Button';
-import { Dialog, DialogClose } from '../Dialog';
+import { ConfirmDialog } from '../form/ConfirmDialog';
 
 export function SignOutButton({ block = true }: { block?: boolean }) {
   const navigate = useNavigate();
@@ -33,21 +33,15 @@ export function SignOutButton({ block = true }: { block?: boolean }) {
       <Button variant="danger" block={block} loading={leaving} onClick={() => void onClick()}>
         Sign Out
       </Button>
-      <Dialog
+      <ConfirmDialog
         open={unsent > 0}
         onOpenChange={(open) => !open && setUnsent(0)}
         title="Sign out?"
         description={`${unsentChangesMessage(unsent)} Signing out removes them from this device.`}
-      >
-        <div className="dialog__actions">
-          <DialogClose asChild>
-            <Button variant="secondary">Stay signed in</Button>
-          </DialogClose>
-          <Button variant="danger" onClick={() => void leave()}>
-            Sign out anyway
-          </Button>
-        </div>
-      </Dialog>
+        cancelLabel="Stay signed in"
+        confirmLabel="Sign out anyway"
+        onConfirm={() => void leave()}
+      />
     </>
   );
 }

@@ -8,7 +8,7 @@ import { useState, type FormEvent } from 'react';
 import { api, errorMessage } from '../../api';
 import { toast } from '../../stores';
 import { Button } from '../Button';
-import { TextField } from '../TextField';
+import { CurrentPasswordField, NewPasswordField } from '../form/AccountFields';
 import { fieldErrors } from '../../hooks/useZodForm';
 
 type Errors = Partial<Record<'currentPassword' | 'newPassword' | 'form', string>>;
@@ -53,19 +53,13 @@ export function ChangePasswordForm() {
       <h4 id="sf-password-title" className="sf-subtitle">
         Change password
       </h4>
-      <TextField
+      <CurrentPasswordField
         label="Current password"
-        type="password"
-        autoComplete="current-password"
         value={current}
         onChange={(e) => setCurrent(e.target.value)}
         error={errors.currentPassword}
       />
-      <TextField
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        hint="At least 6 characters"
+      <NewPasswordField
         value={next}
         onChange={(e) => setNext(e.target.value)}
         error={errors.newPassword}

@@ -10,7 +10,8 @@ import { errorMessage, request } from '../../api';
 import { signOut } from '../../session';
 import { toast } from '../../stores';
 import { Button } from '../Button';
-import { Dialog, DialogClose } from '../Dialog';
+import { Dialog } from '../Dialog';
+import { DialogActions } from '../form/DialogActions';
 import { TextField } from '../TextField';
 
 export function DeleteAccount({ me }: { me: SelfUser }) {
@@ -71,14 +72,11 @@ export function DeleteAccount({ me }: { me: SelfUser }) {
             onChange={(e) => setValue(e.target.value)}
             error={error}
           />
-          <div className="dialog__actions">
-            <DialogClose asChild>
-              <Button variant="secondary">Cancel</Button>
-            </DialogClose>
+          <DialogActions>
             <Button type="submit" variant="danger" loading={deleting}>
               Delete my account
             </Button>
-          </div>
+          </DialogActions>
         </form>
       </Dialog>
     </>

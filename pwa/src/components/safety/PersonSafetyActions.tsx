@@ -10,7 +10,7 @@ import { toast } from '../../stores';
 import { syncEngine } from '../../sync/engine';
 import { blockPerson } from '../../writes/safety';
 import { Button } from '../Button';
-import { Dialog, DialogClose } from '../Dialog';
+import { ConfirmDialog } from '../form/ConfirmDialog';
 import { ReportDialog } from '../../dialogs/ReportDialog';
 import '../../styles/safety.css';
 
@@ -49,21 +49,15 @@ export function PersonSafetyActions({ userId, name }: { userId: string; name: st
       >
         Block
       </Button>
-      <Dialog
+      <ConfirmDialog
         open={blockOpen}
-        onOpenChange={(o) => !blocking && setBlockOpen(o)}
+        onOpenChange={setBlockOpen}
+        busy={blocking}
         title={`Block ${name}?`}
         description="Your friendship, requests and anchors with them end. They cannot find you, see your profile or ping you. They are not told. You can unblock them in Settings."
-      >
-        <div className="dialog__actions">
-          <DialogClose asChild>
-            <Button variant="secondary">Cancel</Button>
-          </DialogClose>
-          <Button variant="danger" loading={blocking} onClick={() => void onBlock()}>
-            Block
-          </Button>
-        </div>
-      </Dialog>
+        confirmLabel="Block"
+        onConfirm={() => void onBlock()}
+      />
       <ReportDialog open={reportOpen} onOpenChange={setReportOpen} name={name} userId={userId} />
     </div>
   );

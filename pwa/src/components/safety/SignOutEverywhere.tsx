@@ -9,7 +9,7 @@ import { api } from '../../api';
 import { signOut } from '../../session';
 import { flushBeforeSignOut } from '../../sync/sign-out';
 import { Button } from '../Button';
-import { Dialog, DialogClose } from '../Dialog';
+import { ConfirmDialog } from '../form/ConfirmDialog';
 
 export function SignOutEverywhere() {
   const navigate = useNavigate();
@@ -36,21 +36,15 @@ export function SignOutEverywhere() {
       <Button variant="secondary" block onClick={() => setOpen(true)}>
         Sign out everywhere
       </Button>
-      <Dialog
+      <ConfirmDialog
         open={open}
-        onOpenChange={(o) => !leaving && setOpen(o)}
+        onOpenChange={setOpen}
+        busy={leaving}
         title="Sign out everywhere?"
         description="Every device signed in to your account, this one included, will be signed out."
-      >
-        <div className="dialog__actions">
-          <DialogClose asChild>
-            <Button variant="secondary">Cancel</Button>
-          </DialogClose>
-          <Button variant="danger" loading={leaving} onClick={() => void onConfirm()}>
-            Sign out everywhere
-          </Button>
-        </div>
-      </Dialog>
+        confirmLabel="Sign out everywhere"
+        onConfirm={() => void onConfirm()}
+      />
     </>
   );
 }

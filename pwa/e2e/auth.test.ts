@@ -207,9 +207,9 @@ describe('guards and invites', () => {
     });
     await invite.open(inviter.inviteCode);
     await page.waitForURL(`${baseUrl}/auth`);
-    expect(await page.evaluate(() => sessionStorage.getItem('e2e-saw-sign-in-required'))).toBe(
-      'yes',
-    );
+    // The toast is queued with the redirect and drawn by the next render, which can come after
+    // the URL has changed: wait for the page's note of it (it times out if the toast never shows).
+    await page.waitForFunction(() => sessionStorage.getItem('e2e-saw-sign-in-required') === 'yes');
 
     await new AuthPage(page).signIn(invitee.email, invitee.password);
     await invite.inviterHeading('Mary Jackson').waitFor();

@@ -10,7 +10,7 @@ import { toast } from '../stores';
 import { Button } from '../components/Button';
 import { Dialog, DialogClose } from '../components/Dialog';
 import { TextField } from '../components/TextField';
-import { CountedTextArea } from '../components/setup/CountedTextArea';
+import { CountedTextArea } from '../components/common/CountedTextArea';
 import {
   LIBRARY_MESSAGES,
   validatePromptForm,
@@ -18,6 +18,7 @@ import {
 } from '../components/library/library-rules';
 import type { Prompt } from '@pingme/shared';
 import { createPrompt, updatePrompt } from '../writes/prompts';
+import '../styles/setup.css';
 
 export interface CreatePromptDialogProps {
   open: boolean;
@@ -90,7 +91,8 @@ function PromptDialog({ open, meId, editing, onOpenChange }: CreatePromptDialogP
         <CountedTextArea
           label="Prompt message"
           value={form.text}
-          max={LIMITS.promptText}
+          maxLength={LIMITS.promptText}
+          look="tall"
           rows={2}
           placeholder="Ping me when…"
           error={errors.text}

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '../components/Button';
 import { Dialog, DialogClose } from '../components/Dialog';
 import { cx } from '../components/cx';
-import { CountedTextArea } from '../components/friends/CountedTextArea';
+import { CountedTextArea } from '../components/common/CountedTextArea';
 import { MOOD_OPTIONS } from '../components/friends/moods';
 import { shareMood } from '../writes/moods';
 import { toast } from '../stores';
@@ -106,7 +106,7 @@ function MoodForm({ meId, friend, onDone }: { meId: string; friend: UserSummary;
         label="Add a note (optional)"
         value={note}
         maxLength={LIMITS.moodNote}
-        onChange={(e) => setNote(e.target.value)}
+        onChange={setNote}
         placeholder="What's on your mind?"
       />
       <div className="dialog__actions">

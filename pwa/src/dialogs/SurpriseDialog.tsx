@@ -16,7 +16,7 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '../components/Button';
 import { Dialog, DialogClose } from '../components/Dialog';
 import { cx } from '../components/cx';
-import { CountedTextArea } from '../components/friends/CountedTextArea';
+import { CountedTextArea } from '../components/common/CountedTextArea';
 import { sendPing } from '../writes/pings';
 import { toast } from '../stores';
 import '../styles/friends.css';
@@ -97,8 +97,8 @@ function SurpriseForm({
         value={text}
         maxLength={LIMITS.surpriseText}
         error={error}
-        onChange={(e) => {
-          setText(e.target.value);
+        onChange={(value) => {
+          setText(value);
           if (error) setError(undefined);
         }}
         placeholder="Thinking of you!"

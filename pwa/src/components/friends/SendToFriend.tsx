@@ -15,7 +15,7 @@ import { toast } from '../../stores';
 import { Button } from '../Button';
 import { Tabs } from '../Tabs';
 import { TextField } from '../TextField';
-import { CountedTextArea } from './CountedTextArea';
+import { CountedTextArea } from '../common/CountedTextArea';
 import { SendIcon } from '../icons';
 import { PromptPicker } from './PromptPicker';
 import { CUSTOM_PING_ERROR, SEND_PING_ERROR, sendPing } from '../../writes/pings';
@@ -146,8 +146,8 @@ function CustomForm({ me, friend, onSent }: SendToFriendProps) {
         maxLength={LIMITS.customPingText}
         error={errors.customText}
         placeholder="Coffee later?"
-        onChange={(e) => {
-          setText(e.target.value);
+        onChange={(value) => {
+          setText(value);
           setErrors((x) => ({ ...x, customText: undefined }));
         }}
       />

@@ -1,5 +1,6 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
+import { Button, type ButtonProps } from './Button';
 
 export interface DialogProps {
   open: boolean;
@@ -37,3 +38,18 @@ export function Dialog({ open, onOpenChange, title, description, children }: Dia
 
 /** For buttons inside a dialog that simply close it (Cancel). */
 export const DialogClose = RadixDialog.Close;
+
+/**
+ * The row that ends most dialogs: Cancel, which closes the dialog, then the dialog's own action
+ * (any Button: a submit button for a form, or one with onClick).
+ */
+export function DialogActions(action: ButtonProps) {
+  return (
+    <div className="dialog__actions">
+      <DialogClose asChild>
+        <Button variant="secondary">Cancel</Button>
+      </DialogClose>
+      <Button {...action} />
+    </div>
+  );
+}

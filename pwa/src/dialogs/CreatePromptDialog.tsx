@@ -7,8 +7,7 @@
 import { DEFAULT_PROMPT_EMOJI, LIMITS } from '@pingme/shared';
 import { useRef, useState } from 'react';
 import { toast } from '../stores';
-import { Button } from '../components/Button';
-import { Dialog, DialogClose } from '../components/Dialog';
+import { Dialog, DialogActions } from '../components/Dialog';
 import { TextField } from '../components/TextField';
 import { CountedTextArea } from '../components/common/CountedTextArea';
 import {
@@ -113,14 +112,9 @@ function PromptDialog({ open, meId, editing, onOpenChange }: CreatePromptDialogP
             if (errors.emoji) setErrors((er) => ({ ...er, emoji: undefined }));
           }}
         />
-        <div className="dialog__actions">
-          <DialogClose asChild>
-            <Button variant="secondary">Cancel</Button>
-          </DialogClose>
-          <Button type="submit" loading={busy}>
-            {editing ? 'Save Changes' : 'Create Prompt'}
-          </Button>
-        </div>
+        <DialogActions type="submit" loading={busy}>
+          {editing ? 'Save Changes' : 'Create Prompt'}
+        </DialogActions>
       </form>
     </Dialog>
   );

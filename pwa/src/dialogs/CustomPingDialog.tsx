@@ -15,8 +15,7 @@ import { afterNextPaint } from '../lib/frames';
 import { toast } from '../stores';
 import { CUSTOM_PING_ERROR, sendPing } from '../writes/pings';
 import { Avatar } from '../components/Avatar';
-import { Button } from '../components/Button';
-import { Dialog, DialogClose } from '../components/Dialog';
+import { Dialog, DialogActions } from '../components/Dialog';
 import { TextField } from '../components/TextField';
 import { sentToast } from './SendPromptDialog';
 import type { Friend } from '../components/pings/usePings';
@@ -142,14 +141,9 @@ export function CustomPingDialog({ open, me, friends, onOpenChange }: CustomPing
             {errors.receiverId}
           </p>
         )}
-        <div className="dialog__actions">
-          <DialogClose asChild>
-            <Button variant="secondary">Cancel</Button>
-          </DialogClose>
-          <Button onClick={send} loading={sending}>
-            Send
-          </Button>
-        </div>
+        <DialogActions onClick={send} loading={sending}>
+          Send
+        </DialogActions>
       </div>
     </Dialog>
   );

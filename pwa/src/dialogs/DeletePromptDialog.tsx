@@ -2,8 +2,7 @@
 import type { Prompt } from '@pingme/shared';
 import { useState } from 'react';
 import { toast } from '../stores';
-import { Button } from '../components/Button';
-import { Dialog, DialogClose } from '../components/Dialog';
+import { Dialog, DialogActions } from '../components/Dialog';
 import { LIBRARY_MESSAGES } from '../components/library/library-rules';
 import { deletePrompt } from '../writes/prompts';
 import { PromptPreview } from '../components/library/PromptPreview';
@@ -38,14 +37,9 @@ export function DeletePromptDialog({ prompt, onOpenChange }: DeletePromptDialogP
       {prompt && (
         <div className="library-dialog">
           <PromptPreview prompt={prompt} />
-          <div className="dialog__actions">
-            <DialogClose asChild>
-              <Button variant="secondary">Cancel</Button>
-            </DialogClose>
-            <Button variant="danger" onClick={remove} loading={busy}>
-              Delete
-            </Button>
-          </div>
+          <DialogActions variant="danger" onClick={remove} loading={busy}>
+            Delete
+          </DialogActions>
         </div>
       )}
     </Dialog>

@@ -1,8 +1,7 @@
 /** Share a mood with one friend (spec: "Mood dialog"): 24 moods, an optional note (≤ 200). */
 import { LIMITS, displayName, type MoodName, type UserSummary } from '@pingme/shared';
 import { useState, type FormEvent } from 'react';
-import { Button } from '../components/Button';
-import { Dialog, DialogClose } from '../components/Dialog';
+import { Dialog, DialogActions } from '../components/Dialog';
 import { cx } from '../components/cx';
 import { CountedTextArea } from '../components/common/CountedTextArea';
 import { MOOD_OPTIONS } from '../components/friends/moods';
@@ -109,14 +108,9 @@ function MoodForm({ meId, friend, onDone }: { meId: string; friend: UserSummary;
         onChange={setNote}
         placeholder="What's on your mind?"
       />
-      <div className="dialog__actions">
-        <DialogClose asChild>
-          <Button variant="secondary">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" loading={busy}>
-          Share Mood
-        </Button>
-      </div>
+      <DialogActions type="submit" loading={busy}>
+        Share Mood
+      </DialogActions>
     </form>
   );
 }

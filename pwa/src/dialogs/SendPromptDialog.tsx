@@ -10,8 +10,7 @@ import { afterNextPaint } from '../lib/frames';
 import { toast } from '../stores';
 import { SEND_PINGS_ERROR, sendPing } from '../writes/pings';
 import { Avatar } from '../components/Avatar';
-import { Button } from '../components/Button';
-import { Dialog, DialogClose } from '../components/Dialog';
+import { Dialog, DialogActions } from '../components/Dialog';
 import type { Friend } from '../components/pings/usePings';
 
 export interface SendPromptDialogProps {
@@ -101,14 +100,9 @@ export function SendPromptDialog({ prompt, me, friends, onOpenChange }: SendProm
               ))}
             </fieldset>
           )}
-          <div className="dialog__actions">
-            <DialogClose asChild>
-              <Button variant="secondary">Cancel</Button>
-            </DialogClose>
-            <Button onClick={send} disabled={selected.length === 0} loading={sending}>
-              Send ({selected.length})
-            </Button>
-          </div>
+          <DialogActions onClick={send} disabled={selected.length === 0} loading={sending}>
+            Send ({selected.length})
+          </DialogActions>
         </div>
       )}
     </Dialog>

@@ -13,8 +13,7 @@ import {
   type UserSummary,
 } from '@pingme/shared';
 import { useState, type FormEvent } from 'react';
-import { Button } from '../components/Button';
-import { Dialog, DialogClose } from '../components/Dialog';
+import { Dialog, DialogActions } from '../components/Dialog';
 import { cx } from '../components/cx';
 import { CountedTextArea } from '../components/common/CountedTextArea';
 import { sendPing } from '../writes/pings';
@@ -124,14 +123,9 @@ function SurpriseForm({
           ))}
         </div>
       </fieldset>
-      <div className="dialog__actions">
-        <DialogClose asChild>
-          <Button variant="secondary">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" loading={busy}>
-          Send Surprise
-        </Button>
-      </div>
+      <DialogActions type="submit" loading={busy}>
+        Send Surprise
+      </DialogActions>
     </form>
   );
 }

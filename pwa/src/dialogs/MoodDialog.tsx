@@ -5,6 +5,7 @@ import { Dialog, DialogActions } from '../components/Dialog';
 import { cx } from '../components/cx';
 import { CountedTextArea } from '../components/common/CountedTextArea';
 import { MOOD_OPTIONS } from '../components/friends/moods';
+import { useSubmitOnce } from '../components/common/useSubmitOnce';
 import { shareMood } from '../writes/moods';
 import { toast } from '../stores';
 import '../styles/friends.css';
@@ -35,7 +36,7 @@ function MoodForm({ meId, friend, onDone }: { meId: string; friend: UserSummary;
   const [mood, setMood] = useState<MoodName | null>(null);
   const [note, setNote] = useState('');
   const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, submit } = useSubmitOnce();
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -45,29 +46,24 @@ function MoodForm({ meId, friend, onDone }: { meId: string; friend: UserSummary;
       toast({ title: 'No mood selected', description: NO_MOOD, variant: 'destructive' });
       return;
     }
-    setBusy(true);
-    try {
-      await shareMood({
-        meId,
-        friendId: friend.id,
-        mood: chosen.mood,
-        emoji: chosen.emoji,
-        note: note.trim() || null,
-      });
-      toast({
-        title: `${chosen.emoji} Mood shared`,
-        description: `${displayName(friend)} will see you're feeling ${chosen.mood}.`,
-        variant: 'success',
-      });
-      onDone();
-    } catch {
-      toast({
-        title: 'Error',
-        description: 'Failed to set mood. Please try again.',
-        variant: 'destructive',
-      });
-      setBusy(false);
-    }
+    await submit(
+      async () => {
+        await shareMood({
+          meId,
+          friendId: friend.id,
+          mood: chosen.mood,
+          emoji: chosen.emoji,
+          note: note.trim() || null,
+        });
+        toast({
+          title: `${chosen.emoji} Mood shared`,
+          description: `${displayName(friend)} will see you're feeling ${chosen.mood}.`,
+          variant: 'success',
+        });
+        onDone();
+      },
+      { title: 'Error', description: 'Failed to set mood. Please try again.' },
+    );
   };
 
   return (

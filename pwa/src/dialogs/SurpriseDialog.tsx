@@ -16,6 +16,7 @@ import { useState, type FormEvent } from 'react';
 import { Dialog, DialogActions } from '../components/Dialog';
 import { cx } from '../components/cx';
 import { CountedTextArea } from '../components/common/CountedTextArea';
+import { useSubmitOnce } from '../components/common/useSubmitOnce';
 import { sendPing } from '../writes/pings';
 import { toast } from '../stores';
 import '../styles/friends.css';
@@ -41,6 +42,7 @@ export function SurpriseDialog({ open, onOpenChange, me, friend }: SurpriseDialo
 }
 
 const textRule = CustomPingBody.shape.customText;
+const SURPRISE_FAILED = { title: 'Surprise failed', description: 'Could not send surprise ping' };
 
 function SurpriseForm({
   me,
@@ -54,7 +56,7 @@ function SurpriseForm({
   const [text, setText] = useState('');
   const [emoji, setEmoji] = useState<string>(DEFAULT_SURPRISE_EMOJI);
   const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, submit } = useSubmitOnce();
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -63,14 +65,8 @@ function SurpriseForm({
       setError(parsed.error.issues[0]?.message);
       return;
     }
-    setBusy(true);
-    try {
-      await sendPing(
-        me,
-        friend,
-        { kind: 'surprise', text: parsed.data, emoji },
-        { title: 'Surprise failed', description: 'Could not send surprise ping' },
-      );
+    await submit(async () => {
+      await sendPing(me, friend, { kind: 'surprise', text: parsed.data, emoji }, SURPRISE_FAILED);
       toast(
         sentOrSaved({
           title: `${emoji} Surprise sent!`,
@@ -79,14 +75,7 @@ function SurpriseForm({
         }),
       );
       onDone();
-    } catch {
-      toast({
-        title: 'Surprise failed',
-        description: 'Could not send surprise ping',
-        variant: 'destructive',
-      });
-      setBusy(false);
-    }
+    }, SURPRISE_FAILED);
   };
 
   return (

@@ -10,6 +10,7 @@ import { toast } from '../stores';
 import { Dialog, DialogActions } from '../components/Dialog';
 import { TextField } from '../components/TextField';
 import { CountedTextArea } from '../components/common/CountedTextArea';
+import { useBusyWrite } from '../components/common/useBusyWrite';
 import {
   LIBRARY_MESSAGES,
   validatePromptForm,
@@ -36,7 +37,7 @@ function PromptDialog({ open, meId, editing, onOpenChange }: CreatePromptDialogP
   const initial = { text: editing?.text ?? '', emoji: editing?.emoji ?? '' };
   const [form, setForm] = useState<PromptForm>(initial);
   const [errors, setErrors] = useState<Partial<Record<keyof PromptForm, string>>>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyWrite();
   const formRef = useRef<HTMLFormElement>(null);
 
   const close = (next: boolean) => {
@@ -61,22 +62,20 @@ function PromptDialog({ open, meId, editing, onOpenChange }: CreatePromptDialogP
       formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
-    setBusy(true);
     const failed = editing ? LIBRARY_MESSAGES.updateFailed : LIBRARY_MESSAGES.createFailed;
-    try {
-      if (editing) {
-        await updatePrompt(editing, result.text, result.emoji, { description: failed });
-        toast({ title: 'Prompt updated!', description: result.text, variant: 'success' });
-      } else {
-        await createPrompt(meId, result.text, result.emoji, { description: failed });
-        toast({ title: 'Prompt created!', description: result.text, variant: 'success' });
-      }
-      close(false);
-    } catch {
-      toast({ title: 'Error', description: failed, variant: 'destructive' });
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        if (editing) {
+          await updatePrompt(editing, result.text, result.emoji, { description: failed });
+          toast({ title: 'Prompt updated!', description: result.text, variant: 'success' });
+        } else {
+          await createPrompt(meId, result.text, result.emoji, { description: failed });
+          toast({ title: 'Prompt created!', description: result.text, variant: 'success' });
+        }
+        close(false);
+      },
+      { title: 'Error', description: failed },
+    );
   };
 
   return (

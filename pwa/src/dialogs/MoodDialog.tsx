@@ -5,7 +5,7 @@ import { Dialog, DialogActions } from '../components/Dialog';
 import { cx } from '../components/cx';
 import { CountedTextArea } from '../components/common/CountedTextArea';
 import { MOOD_OPTIONS } from '../components/friends/moods';
-import { useSubmitOnce } from '../components/common/useSubmitOnce';
+import { useBusyWrite } from '../components/common/useBusyWrite';
 import { shareMood } from '../writes/moods';
 import { toast } from '../stores';
 import '../styles/friends.css';
@@ -36,7 +36,7 @@ function MoodForm({ meId, friend, onDone }: { meId: string; friend: UserSummary;
   const [mood, setMood] = useState<MoodName | null>(null);
   const [note, setNote] = useState('');
   const [error, setError] = useState<string>();
-  const { busy, submit } = useSubmitOnce();
+  const { busy, run } = useBusyWrite({ keepBusyAfterSuccess: true });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -46,7 +46,7 @@ function MoodForm({ meId, friend, onDone }: { meId: string; friend: UserSummary;
       toast({ title: 'No mood selected', description: NO_MOOD, variant: 'destructive' });
       return;
     }
-    await submit(
+    await run(
       async () => {
         await shareMood({
           meId,

@@ -16,7 +16,7 @@ import { useState, type FormEvent } from 'react';
 import { Dialog, DialogActions } from '../components/Dialog';
 import { cx } from '../components/cx';
 import { CountedTextArea } from '../components/common/CountedTextArea';
-import { useSubmitOnce } from '../components/common/useSubmitOnce';
+import { useBusyWrite } from '../components/common/useBusyWrite';
 import { sendPing } from '../writes/pings';
 import { toast } from '../stores';
 import '../styles/friends.css';
@@ -56,7 +56,7 @@ function SurpriseForm({
   const [text, setText] = useState('');
   const [emoji, setEmoji] = useState<string>(DEFAULT_SURPRISE_EMOJI);
   const [error, setError] = useState<string>();
-  const { busy, submit } = useSubmitOnce();
+  const { busy, run } = useBusyWrite({ keepBusyAfterSuccess: true });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -65,7 +65,7 @@ function SurpriseForm({
       setError(parsed.error.issues[0]?.message);
       return;
     }
-    await submit(async () => {
+    await run(async () => {
       await sendPing(me, friend, { kind: 'surprise', text: parsed.data, emoji }, SURPRISE_FAILED);
       toast(
         sentOrSaved({

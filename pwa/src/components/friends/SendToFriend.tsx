@@ -16,7 +16,7 @@ import { Button } from '../Button';
 import { Tabs } from '../Tabs';
 import { TextField } from '../TextField';
 import { CountedTextArea } from '../common/CountedTextArea';
-import { useSubmitOnce } from '../common/useSubmitOnce';
+import { useBusyWrite } from '../common/useBusyWrite';
 import { SendIcon } from '../icons';
 import { PromptPicker } from './PromptPicker';
 import { CUSTOM_PING_ERROR, SEND_PING_ERROR, sendPing } from '../../writes/pings';
@@ -54,7 +54,7 @@ export function SendToFriend(props: SendToFriendProps) {
 function PromptForm({ me, friend, prompts, onSent }: SendToFriendProps) {
   const [promptId, setPromptId] = useState<string | null>(null);
   const [error, setError] = useState<string>();
-  const { busy, submit } = useSubmitOnce();
+  const { busy, run } = useBusyWrite({ keepBusyAfterSuccess: true });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -63,7 +63,7 @@ function PromptForm({ me, friend, prompts, onSent }: SendToFriendProps) {
       setError('Please choose a prompt');
       return;
     }
-    await submit(
+    await run(
       async () => {
         await sendPing(me, friend, { kind: 'prompt', prompt }, { description: SEND_PING_ERROR });
         toast(sentToast(prompt.text));
@@ -100,7 +100,7 @@ function CustomForm({ me, friend, onSent }: SendToFriendProps) {
   const [text, setText] = useState('');
   const [emoji, setEmoji] = useState('');
   const [errors, setErrors] = useState<Errors>({});
-  const { busy, submit } = useSubmitOnce();
+  const { busy, run } = useBusyWrite({ keepBusyAfterSuccess: true });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -114,7 +114,7 @@ function CustomForm({ me, friend, onSent }: SendToFriendProps) {
       return;
     }
     const body = parsed.data;
-    await submit(
+    await run(
       async () => {
         await sendPing(
           me,

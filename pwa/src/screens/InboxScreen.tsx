@@ -6,18 +6,16 @@
  */
 import { DELAYS_MS } from '@pingme/shared';
 import { Link } from '@tanstack/react-router';
-import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useRef } from 'react';
 import { Screen } from '../components/Screen';
+import { WindowVirtualList } from '../components/common/WindowVirtualList';
 import { PingCard } from '../components/pings/PingCard';
 import { useMinuteClock } from '../components/pings/RecentActivity';
 import { receivedPings } from '../db/queries';
-import { useDocumentTop } from '../hooks/useDocumentTop';
 import { useSession } from '../stores';
 import { markAllPingsRead, type LocalPing } from '../writes/pings';
 import '../styles/pings.css';
-import '../styles/long-lists.css';
 
 /** A card's height before it is measured (head, two lines of text, the reactions). */
 const CARD_ESTIMATE_PX = 190;
@@ -66,37 +64,17 @@ export function InboxScreen() {
 }
 
 function InboxList({ pings, now }: { pings: readonly LocalPing[]; now: number }) {
-  const listRef = useRef<HTMLUListElement>(null);
-  const top = useDocumentTop(listRef);
-  const virtualizer = useWindowVirtualizer({
-    count: pings.length,
-    estimateSize: () => CARD_ESTIMATE_PX,
-    gap: GAP_PX,
-    overscan: OVERSCAN,
-    scrollMargin: top,
-    getItemKey: (i) => pings[i]!.id,
-  });
   return (
-    <ul
-      ref={listRef}
-      className="ping-list virtual-list"
-      aria-label="Received pings"
-      style={{ height: virtualizer.getTotalSize() }}
+    <WindowVirtualList
+      items={pings}
+      label="Received pings"
+      className="ping-list"
+      estimatePx={CARD_ESTIMATE_PX}
+      gapPx={GAP_PX}
+      overscan={OVERSCAN}
     >
-      {virtualizer.getVirtualItems().map((row) => (
-        <li
-          key={row.key}
-          ref={virtualizer.measureElement}
-          data-index={row.index}
-          aria-setsize={pings.length}
-          aria-posinset={row.index + 1}
-          className="virtual-list__row"
-          style={{ transform: `translateY(${row.start - top}px)` }}
-        >
-          <PingCard ping={pings[row.index]!} now={now} />
-        </li>
-      ))}
-    </ul>
+      {(ping) => <PingCard ping={ping} now={now} />}
+    </WindowVirtualList>
   );
 }
 

@@ -3,10 +3,10 @@
  * the window's scroll (WindowVirtualList), so a long history costs the rows on screen. Rows hold
  * no controls, so nothing that has focus is ever unmounted by scrolling.
  */
-import { relativeTime } from '@pingme/shared';
 import { Avatar } from '../Avatar';
 import { cx } from '../cx';
 import { WindowVirtualList } from '../common/WindowVirtualList';
+import { ItemTime } from './EmptyState';
 import type { ActivityItem, ActivityStatus } from './feed';
 
 /** A row's height before it is measured (two or three lines of text and the status label). */
@@ -67,9 +67,7 @@ function ActivityRow({ item, now }: { item: ActivityItem; now: number }) {
           {item.status}
         </span>
       </div>
-      <time className="act-item__time" dateTime={item.at}>
-        {relativeTime(item.at, now, 'notification')}
-      </time>
+      <ItemTime at={item.at} now={now} />
     </>
   );
 }

@@ -9,7 +9,7 @@ import { Link } from '@tanstack/react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useRef } from 'react';
 import { Screen } from '../components/Screen';
-import { WindowVirtualList } from '../components/common/WindowVirtualList';
+import { WindowVirtualList, type VirtualRows } from '../components/common/WindowVirtualList';
 import { PingCard } from '../components/pings/PingCard';
 import { useMinuteClock } from '../components/pings/RecentActivity';
 import { receivedPings } from '../db/queries';
@@ -17,10 +17,8 @@ import { useSession } from '../stores';
 import { markAllPingsRead, type LocalPing } from '../writes/pings';
 import '../styles/pings.css';
 
-/** A card's height before it is measured (head, two lines of text, the reactions). */
-const CARD_ESTIMATE_PX = 190;
-const GAP_PX = 12;
-const OVERSCAN = 4;
+/** A card is about 190 px before it is measured (head, two lines of text, the reactions). */
+const ROWS: VirtualRows = { estimatePx: 190, gapPx: 12, overscan: 4 };
 
 export function InboxScreen() {
   const meId = useSession((s) => s.user?.id);
@@ -65,14 +63,7 @@ export function InboxScreen() {
 
 function InboxList({ pings, now }: { pings: readonly LocalPing[]; now: number }) {
   return (
-    <WindowVirtualList
-      items={pings}
-      label="Received pings"
-      className="ping-list"
-      estimatePx={CARD_ESTIMATE_PX}
-      gapPx={GAP_PX}
-      overscan={OVERSCAN}
-    >
+    <WindowVirtualList items={pings} label="Received pings" className="ping-list" rows={ROWS}>
       {(ping) => <PingCard ping={ping} now={now} />}
     </WindowVirtualList>
   );

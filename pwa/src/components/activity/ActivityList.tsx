@@ -5,14 +5,13 @@
  */
 import { Avatar } from '../Avatar';
 import { cx } from '../cx';
-import { WindowVirtualList } from '../common/WindowVirtualList';
+import { WindowVirtualList, type VirtualRows } from '../common/WindowVirtualList';
 import { ItemTime } from './EmptyState';
 import type { ActivityItem, ActivityStatus } from './feed';
 
 /** A row's height before it is measured (two or three lines of text and the status label). */
 export const ROW_ESTIMATE_PX = 116;
-const GAP_PX = 10;
-const OVERSCAN = 6;
+const ROWS: VirtualRows = { estimatePx: ROW_ESTIMATE_PX, gapPx: 10, overscan: 6 };
 
 const STATUS_TONE: Record<ActivityStatus, string> = {
   'Waiting to send': 'neutral',
@@ -31,9 +30,7 @@ export function ActivityList({ items, now }: { items: readonly ActivityItem[]; n
       items={items}
       label="Activity"
       className="act-list"
-      estimatePx={ROW_ESTIMATE_PX}
-      gapPx={GAP_PX}
-      overscan={OVERSCAN}
+      rows={ROWS}
       rowClassName={(item) => `act-item act-item--${item.kind}`}
     >
       {(item) => <ActivityRow item={item} now={now} />}

@@ -11,16 +11,21 @@ import { useDocumentTop } from '../../hooks/useDocumentTop';
 import { cx } from '../cx';
 import '../../styles/long-lists.css';
 
-export interface WindowVirtualListProps<T extends { id: string }> {
-  items: readonly T[];
-  /** The list's accessible name. */
-  label: string;
-  className: string;
+/** How a list's rows are laid out, for the virtualiser. */
+export interface VirtualRows {
   /** A row's height before it is measured. */
   estimatePx: number;
   gapPx: number;
   /** Rows rendered beyond each edge of the viewport, so a fast scroll shows no blank. */
   overscan: number;
+}
+
+export interface WindowVirtualListProps<T extends { id: string }> {
+  items: readonly T[];
+  /** The list's accessible name. */
+  label: string;
+  className: string;
+  rows: VirtualRows;
   rowClassName?(item: T): string;
   children(item: T): ReactNode;
 }
@@ -29,9 +34,7 @@ export function WindowVirtualList<T extends { id: string }>({
   items,
   label,
   className,
-  estimatePx,
-  gapPx,
-  overscan,
+  rows,
   rowClassName,
   children,
 }: WindowVirtualListProps<T>) {
@@ -39,9 +42,9 @@ export function WindowVirtualList<T extends { id: string }>({
   const top = useDocumentTop(listRef);
   const virtualizer = useWindowVirtualizer({
     count: items.length,
-    estimateSize: () => estimatePx,
-    gap: gapPx,
-    overscan,
+    estimateSize: () => rows.estimatePx,
+    gap: rows.gapPx,
+    overscan: rows.overscan,
     scrollMargin: top,
     getItemKey: (i) => items[i]!.id,
   });

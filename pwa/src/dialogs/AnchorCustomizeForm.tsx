@@ -13,7 +13,7 @@ import {
   type Anchor,
   type SelfUser,
 } from '@pingme/shared';
-import { useId, useState, type CSSProperties, type FormEvent } from 'react';
+import { useId, useState, type CSSProperties, type FormEvent, type ReactNode } from 'react';
 import { Button } from '../components/Button';
 import { TextField } from '../components/TextField';
 import { fieldErrors } from '../hooks/useZodForm';
@@ -114,10 +114,7 @@ export function AnchorCustomizeForm(props: Props) {
   return (
     <form className="form anchor-dialog" onSubmit={onSubmit} noValidate>
       <h3 className="anchor-dialog__step">Customize your anchor</h3>
-      <div className="field">
-        <label className="field__label" htmlFor={`${ids}-friend`}>
-          Friend
-        </label>
+      <Field id={`${ids}-friend`} label="Friend">
         <select
           id={`${ids}-friend`}
           className="input"
@@ -131,7 +128,7 @@ export function AnchorCustomizeForm(props: Props) {
             </option>
           ))}
         </select>
-      </div>
+      </Field>
       <TextField
         label="Anchor message"
         value={values.text}
@@ -148,10 +145,7 @@ export function AnchorCustomizeForm(props: Props) {
           error={errors.emoji}
           autoComplete="off"
         />
-        <div className="field">
-          <label className="field__label" htmlFor={`${ids}-color`}>
-            Colour
-          </label>
+        <Field id={`${ids}-color`} label="Colour">
           <input
             id={`${ids}-color`}
             type="color"
@@ -159,7 +153,7 @@ export function AnchorCustomizeForm(props: Props) {
             value={values.color}
             onChange={set('color')}
           />
-        </div>
+        </Field>
       </div>
       <TextField
         label="Label (optional)"
@@ -188,5 +182,17 @@ export function AnchorCustomizeForm(props: Props) {
         </Button>
       </div>
     </form>
+  );
+}
+
+/** A labelled control that is not a text input (TextField draws those). */
+function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {children}
+    </div>
   );
 }

@@ -114,7 +114,7 @@ export function AnchorCustomizeForm(props: Props) {
   return (
     <form className="form anchor-dialog" onSubmit={onSubmit} noValidate>
       <h3 className="anchor-dialog__step">Customize your anchor</h3>
-      <Field id={`${ids}-friend`} label="Friend">
+      <LabelledControl id={`${ids}-friend`} label="Friend">
         <select
           id={`${ids}-friend`}
           className="input"
@@ -128,7 +128,7 @@ export function AnchorCustomizeForm(props: Props) {
             </option>
           ))}
         </select>
-      </Field>
+      </LabelledControl>
       <TextField
         label="Anchor message"
         value={values.text}
@@ -145,7 +145,7 @@ export function AnchorCustomizeForm(props: Props) {
           error={errors.emoji}
           autoComplete="off"
         />
-        <Field id={`${ids}-color`} label="Colour">
+        <LabelledControl id={`${ids}-color`} label="Colour">
           <input
             id={`${ids}-color`}
             type="color"
@@ -153,7 +153,7 @@ export function AnchorCustomizeForm(props: Props) {
             value={values.color}
             onChange={set('color')}
           />
-        </Field>
+        </LabelledControl>
       </div>
       <TextField
         label="Label (optional)"
@@ -186,7 +186,15 @@ export function AnchorCustomizeForm(props: Props) {
 }
 
 /** A labelled control that is not a text input (TextField draws those). */
-function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+function LabelledControl({
+  id,
+  label,
+  children,
+}: {
+  id: string;
+  label: string;
+  children: ReactNode;
+}) {
   return (
     <div className="field">
       <label className="field__label" htmlFor={id}>

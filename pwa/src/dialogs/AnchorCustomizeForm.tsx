@@ -16,6 +16,7 @@ import {
 import { useId, useState, type CSSProperties, type FormEvent, type ReactNode } from 'react';
 import { Button } from '../components/Button';
 import { TextField } from '../components/TextField';
+import { useBusyWrite } from '../components/common/useBusyWrite';
 import { fieldErrors } from '../hooks/useZodForm';
 import { toast } from '../stores';
 import { ANCHOR_ERROR_TOAST, createAnchor } from '../writes/anchors';
@@ -50,7 +51,7 @@ export function AnchorCustomizeForm(props: Props) {
     label: '',
   });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyWrite({ keepBusyAfterSuccess: true });
 
   const anchored = new Set(activeAnchors(anchors, me.id).map((a) => anchorPartnerId(a, me.id)));
   const choices = friends.filter(
@@ -84,30 +85,28 @@ export function AnchorCustomizeForm(props: Props) {
     const body = parsed.data;
     const friend = friends.find((f) => f.id === body.friendId);
     if (!friend) return;
-    setBusy(true);
     const incoming = incomingRequest(anchors, me.id, friend.id);
-    try {
-      await createAnchor({
-        me,
-        friend,
-        request: { ...body, id },
-        ...(incoming ? { incoming } : {}),
-      });
-    } catch {
-      setBusy(false);
-      toast({ title: 'Error', description: ANCHOR_ERROR_TOAST, variant: 'destructive' });
-      return;
-    }
-    if (incoming) {
-      toast({ title: "Anchor request accepted! You're now connected.", variant: 'success' });
-    } else {
-      toast({
-        title: 'Anchor request sent',
-        description: `${displayName(friend)} will see your request in Activity.`,
-        variant: 'success',
-      });
-    }
-    onDone();
+    await run(
+      async () => {
+        await createAnchor({
+          me,
+          friend,
+          request: { ...body, id },
+          ...(incoming ? { incoming } : {}),
+        });
+        if (incoming) {
+          toast({ title: "Anchor request accepted! You're now connected.", variant: 'success' });
+        } else {
+          toast({
+            title: 'Anchor request sent',
+            description: `${displayName(friend)} will see your request in Activity.`,
+            variant: 'success',
+          });
+        }
+        onDone();
+      },
+      { title: 'Error', description: ANCHOR_ERROR_TOAST },
+    );
   };
 
   const preview = values.text.trim() ? anchorCustomRewrite(values.text) : '';

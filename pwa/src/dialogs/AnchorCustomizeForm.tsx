@@ -13,9 +13,10 @@ import {
   type Anchor,
   type SelfUser,
 } from '@pingme/shared';
-import { useId, useState, type CSSProperties, type FormEvent } from 'react';
+import { useId, useState, type CSSProperties, type FormEvent, type ReactNode } from 'react';
 import { Button } from '../components/Button';
 import { TextField } from '../components/TextField';
+import { useBusyWrite } from '../components/common/useBusyWrite';
 import { fieldErrors } from '../hooks/useZodForm';
 import { toast } from '../stores';
 import { ANCHOR_ERROR_TOAST, createAnchor } from '../writes/anchors';
@@ -50,7 +51,7 @@ export function AnchorCustomizeForm(props: Props) {
     label: '',
   });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyWrite({ keepBusyAfterSuccess: true });
 
   const anchored = new Set(activeAnchors(anchors, me.id).map((a) => anchorPartnerId(a, me.id)));
   const choices = friends.filter(
@@ -84,40 +85,35 @@ export function AnchorCustomizeForm(props: Props) {
     const body = parsed.data;
     const friend = friends.find((f) => f.id === body.friendId);
     if (!friend) return;
-    setBusy(true);
     const incoming = incomingRequest(anchors, me.id, friend.id);
-    try {
-      await createAnchor({
-        me,
-        friend,
-        request: { ...body, id },
-        ...(incoming ? { incoming } : {}),
-      });
-    } catch {
-      setBusy(false);
-      toast({ title: 'Error', description: ANCHOR_ERROR_TOAST, variant: 'destructive' });
-      return;
-    }
-    if (incoming) {
-      toast({ title: "Anchor request accepted! You're now connected.", variant: 'success' });
-    } else {
-      toast({
-        title: 'Anchor request sent',
-        description: `${displayName(friend)} will see your request in Activity.`,
-        variant: 'success',
-      });
-    }
-    onDone();
+    await run(
+      async () => {
+        await createAnchor({
+          me,
+          friend,
+          request: { ...body, id },
+          ...(incoming ? { incoming } : {}),
+        });
+        if (incoming) {
+          toast({ title: "Anchor request accepted! You're now connected.", variant: 'success' });
+        } else {
+          toast({
+            title: 'Anchor request sent',
+            description: `${displayName(friend)} will see your request in Activity.`,
+            variant: 'success',
+          });
+        }
+        onDone();
+      },
+      { title: 'Error', description: ANCHOR_ERROR_TOAST },
+    );
   };
 
   const preview = values.text.trim() ? anchorCustomRewrite(values.text) : '';
   return (
     <form className="form anchor-dialog" onSubmit={onSubmit} noValidate>
       <h3 className="anchor-dialog__step">Customize your anchor</h3>
-      <div className="field">
-        <label className="field__label" htmlFor={`${ids}-friend`}>
-          Friend
-        </label>
+      <LabelledControl id={`${ids}-friend`} label="Friend">
         <select
           id={`${ids}-friend`}
           className="input"
@@ -131,7 +127,7 @@ export function AnchorCustomizeForm(props: Props) {
             </option>
           ))}
         </select>
-      </div>
+      </LabelledControl>
       <TextField
         label="Anchor message"
         value={values.text}
@@ -148,10 +144,7 @@ export function AnchorCustomizeForm(props: Props) {
           error={errors.emoji}
           autoComplete="off"
         />
-        <div className="field">
-          <label className="field__label" htmlFor={`${ids}-color`}>
-            Colour
-          </label>
+        <LabelledControl id={`${ids}-color`} label="Colour">
           <input
             id={`${ids}-color`}
             type="color"
@@ -159,7 +152,7 @@ export function AnchorCustomizeForm(props: Props) {
             value={values.color}
             onChange={set('color')}
           />
-        </div>
+        </LabelledControl>
       </div>
       <TextField
         label="Label (optional)"
@@ -188,5 +181,25 @@ export function AnchorCustomizeForm(props: Props) {
         </Button>
       </div>
     </form>
+  );
+}
+
+/** A labelled control that is not a text input (TextField draws those). */
+function LabelledControl({
+  id,
+  label,
+  children,
+}: {
+  id: string;
+  label: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {children}
+    </div>
   );
 }

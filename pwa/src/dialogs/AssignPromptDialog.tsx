@@ -1,7 +1,7 @@
 /** Assign a prompt to friends: checkboxes, one prompt.assign per friend through the outbox. */
 import type { Prompt } from '@pingme/shared';
 import { toast } from '../stores';
-import { Dialog } from '../components/Dialog';
+import { PromptDialog } from '../components/common/PromptDialog';
 import type { FriendRow } from '../components/home/useHomeData';
 import { LIBRARY_MESSAGES } from '../components/library/library-rules';
 import { assignPrompt } from '../writes/prompts';
@@ -39,13 +39,13 @@ export function AssignPromptDialog({ prompt, friends, onOpenChange }: AssignProm
   };
 
   return (
-    <Dialog
-      open={prompt !== null}
+    <PromptDialog
+      prompt={prompt}
       onOpenChange={close}
       title="Assign Prompt"
       description="Pick the friends this prompt is for. Assigning sends nothing yet."
     >
-      {prompt && (
+      {(prompt) => (
         <PromptFriendsForm
           prompt={prompt}
           legend="Friends"
@@ -63,6 +63,6 @@ export function AssignPromptDialog({ prompt, friends, onOpenChange }: AssignProm
           }}
         />
       )}
-    </Dialog>
+    </PromptDialog>
   );
 }

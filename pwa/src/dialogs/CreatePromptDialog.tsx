@@ -7,10 +7,10 @@
 import { DEFAULT_PROMPT_EMOJI, LIMITS } from '@pingme/shared';
 import { useRef, useState } from 'react';
 import { toast } from '../stores';
-import { Button } from '../components/Button';
-import { Dialog, DialogClose } from '../components/Dialog';
+import { Dialog, DialogActions } from '../components/Dialog';
 import { TextField } from '../components/TextField';
-import { CountedTextArea } from '../components/setup/CountedTextArea';
+import { CountedTextArea } from '../components/common/CountedTextArea';
+import { useBusyWrite } from '../components/common/useBusyWrite';
 import {
   LIBRARY_MESSAGES,
   validatePromptForm,
@@ -18,6 +18,7 @@ import {
 } from '../components/library/library-rules';
 import type { Prompt } from '@pingme/shared';
 import { createPrompt, updatePrompt } from '../writes/prompts';
+import '../styles/setup.css';
 
 export interface CreatePromptDialogProps {
   open: boolean;
@@ -36,7 +37,7 @@ function PromptDialog({ open, meId, editing, onOpenChange }: CreatePromptDialogP
   const initial = { text: editing?.text ?? '', emoji: editing?.emoji ?? '' };
   const [form, setForm] = useState<PromptForm>(initial);
   const [errors, setErrors] = useState<Partial<Record<keyof PromptForm, string>>>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyWrite();
   const formRef = useRef<HTMLFormElement>(null);
 
   const close = (next: boolean) => {
@@ -61,22 +62,20 @@ function PromptDialog({ open, meId, editing, onOpenChange }: CreatePromptDialogP
       formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
-    setBusy(true);
     const failed = editing ? LIBRARY_MESSAGES.updateFailed : LIBRARY_MESSAGES.createFailed;
-    try {
-      if (editing) {
-        await updatePrompt(editing, result.text, result.emoji, { description: failed });
-        toast({ title: 'Prompt updated!', description: result.text, variant: 'success' });
-      } else {
-        await createPrompt(meId, result.text, result.emoji, { description: failed });
-        toast({ title: 'Prompt created!', description: result.text, variant: 'success' });
-      }
-      close(false);
-    } catch {
-      toast({ title: 'Error', description: failed, variant: 'destructive' });
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        if (editing) {
+          await updatePrompt(editing, result.text, result.emoji, { description: failed });
+          toast({ title: 'Prompt updated!', description: result.text, variant: 'success' });
+        } else {
+          await createPrompt(meId, result.text, result.emoji, { description: failed });
+          toast({ title: 'Prompt created!', description: result.text, variant: 'success' });
+        }
+        close(false);
+      },
+      { title: 'Error', description: failed },
+    );
   };
 
   return (
@@ -90,7 +89,8 @@ function PromptDialog({ open, meId, editing, onOpenChange }: CreatePromptDialogP
         <CountedTextArea
           label="Prompt message"
           value={form.text}
-          max={LIMITS.promptText}
+          maxLength={LIMITS.promptText}
+          look="tall"
           rows={2}
           placeholder="Ping me when…"
           error={errors.text}
@@ -111,14 +111,9 @@ function PromptDialog({ open, meId, editing, onOpenChange }: CreatePromptDialogP
             if (errors.emoji) setErrors((er) => ({ ...er, emoji: undefined }));
           }}
         />
-        <div className="dialog__actions">
-          <DialogClose asChild>
-            <Button variant="secondary">Cancel</Button>
-          </DialogClose>
-          <Button type="submit" loading={busy}>
-            {editing ? 'Save Changes' : 'Create Prompt'}
-          </Button>
-        </div>
+        <DialogActions type="submit" loading={busy}>
+          {editing ? 'Save Changes' : 'Create Prompt'}
+        </DialogActions>
       </form>
     </Dialog>
   );

@@ -15,12 +15,12 @@ import { afterNextPaint } from '../lib/frames';
 import { toast } from '../stores';
 import { CUSTOM_PING_ERROR, sendPing } from '../writes/pings';
 import { Avatar } from '../components/Avatar';
-import { Button } from '../components/Button';
-import { Dialog, DialogClose } from '../components/Dialog';
+import { Dialog, DialogActions } from '../components/Dialog';
 import { TextField } from '../components/TextField';
 import { sentToast } from './SendPromptDialog';
 import type { Friend } from '../components/pings/usePings';
 import { fieldErrors } from '../hooks/useZodForm';
+import { useBusyWrite } from '../components/common/useBusyWrite';
 
 export interface CustomPingDialogProps {
   open: boolean;
@@ -36,7 +36,7 @@ export function CustomPingDialog({ open, me, friends, onOpenChange }: CustomPing
   const [emoji, setEmoji] = useState('');
   const [friendId, setFriendId] = useState<string | null>(null);
   const [errors, setErrors] = useState<Errors>({});
-  const [sending, setSending] = useState(false);
+  const { busy: sending, run } = useBusyWrite();
   const textId = useId();
 
   const reset = () => {
@@ -61,18 +61,16 @@ export function CustomPingDialog({ open, me, friends, onOpenChange }: CustomPing
       return;
     }
     const to = friends.find((f) => f.id === friendId)!;
-    setSending(true);
-    try {
-      await sendPing(me, to, { kind: 'custom', text, emoji }, CUSTOM_PING_ERROR);
-      await afterNextPaint();
-      toast(sentToast(parsed.data.customText, 1));
-      close(false);
-    } catch (err) {
-      console.warn('could not queue the custom ping', err);
-      toast({ ...CUSTOM_PING_ERROR, variant: 'destructive' });
-    } finally {
-      setSending(false);
-    }
+    await run(
+      async () => {
+        await sendPing(me, to, { kind: 'custom', text, emoji }, CUSTOM_PING_ERROR);
+        await afterNextPaint();
+        toast(sentToast(parsed.data.customText, 1));
+        close(false);
+      },
+      CUSTOM_PING_ERROR,
+      'could not queue the custom ping',
+    );
   };
 
   const length = [...text].length;
@@ -142,14 +140,9 @@ export function CustomPingDialog({ open, me, friends, onOpenChange }: CustomPing
             {errors.receiverId}
           </p>
         )}
-        <div className="dialog__actions">
-          <DialogClose asChild>
-            <Button variant="secondary">Cancel</Button>
-          </DialogClose>
-          <Button onClick={send} loading={sending}>
-            Send
-          </Button>
-        </div>
+        <DialogActions onClick={send} loading={sending}>
+          Send
+        </DialogActions>
       </div>
     </Dialog>
   );

@@ -1,9 +1,9 @@
 /** Confirms deleting a custom prompt (prompt.delete through the outbox). */
 import type { Prompt } from '@pingme/shared';
-import { useState } from 'react';
 import { toast } from '../stores';
-import { Button } from '../components/Button';
-import { Dialog, DialogClose } from '../components/Dialog';
+import { DialogActions } from '../components/Dialog';
+import { PromptDialog } from '../components/common/PromptDialog';
+import { useBusyWrite } from '../components/common/useBusyWrite';
 import { LIBRARY_MESSAGES } from '../components/library/library-rules';
 import { deletePrompt } from '../writes/prompts';
 import { PromptPreview } from '../components/library/PromptPreview';
@@ -14,40 +14,34 @@ export interface DeletePromptDialogProps {
 }
 
 export function DeletePromptDialog({ prompt, onOpenChange }: DeletePromptDialogProps) {
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyWrite();
   const remove = async () => {
     if (!prompt) return;
-    setBusy(true);
-    try {
-      await deletePrompt(prompt.id, { description: LIBRARY_MESSAGES.deleteFailed });
-      toast({ title: LIBRARY_MESSAGES.deleted, variant: 'success' });
-      onOpenChange(false);
-    } catch {
-      toast({ title: 'Error', description: LIBRARY_MESSAGES.deleteFailed, variant: 'destructive' });
-    } finally {
-      setBusy(false);
-    }
+    const failed = LIBRARY_MESSAGES.deleteFailed;
+    await run(
+      async () => {
+        await deletePrompt(prompt.id, { description: failed });
+        toast({ title: LIBRARY_MESSAGES.deleted, variant: 'success' });
+        onOpenChange(false);
+      },
+      { title: 'Error', description: failed },
+    );
   };
   return (
-    <Dialog
-      open={prompt !== null}
+    <PromptDialog
+      prompt={prompt}
       onOpenChange={onOpenChange}
       title="Delete this prompt?"
       description="It disappears from your library and from the friends it is assigned to. Pings already sent keep their text."
     >
-      {prompt && (
+      {(prompt) => (
         <div className="library-dialog">
           <PromptPreview prompt={prompt} />
-          <div className="dialog__actions">
-            <DialogClose asChild>
-              <Button variant="secondary">Cancel</Button>
-            </DialogClose>
-            <Button variant="danger" onClick={remove} loading={busy}>
-              Delete
-            </Button>
-          </div>
+          <DialogActions variant="danger" onClick={remove} loading={busy}>
+            Delete
+          </DialogActions>
         </div>
       )}
-    </Dialog>
+    </PromptDialog>
   );
 }

@@ -1,11 +1,11 @@
 /** Share a mood with one friend (spec: "Mood dialog"): 24 moods, an optional note (≤ 200). */
 import { LIMITS, displayName, type MoodName, type UserSummary } from '@pingme/shared';
 import { useState, type FormEvent } from 'react';
-import { Button } from '../components/Button';
-import { Dialog, DialogClose } from '../components/Dialog';
+import { Dialog, DialogActions } from '../components/Dialog';
 import { cx } from '../components/cx';
-import { CountedTextArea } from '../components/friends/CountedTextArea';
+import { CountedTextArea } from '../components/common/CountedTextArea';
 import { MOOD_OPTIONS } from '../components/friends/moods';
+import { useBusyWrite } from '../components/common/useBusyWrite';
 import { shareMood } from '../writes/moods';
 import { toast } from '../stores';
 import '../styles/friends.css';
@@ -36,7 +36,7 @@ function MoodForm({ meId, friend, onDone }: { meId: string; friend: UserSummary;
   const [mood, setMood] = useState<MoodName | null>(null);
   const [note, setNote] = useState('');
   const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyWrite({ keepBusyAfterSuccess: true });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -46,29 +46,24 @@ function MoodForm({ meId, friend, onDone }: { meId: string; friend: UserSummary;
       toast({ title: 'No mood selected', description: NO_MOOD, variant: 'destructive' });
       return;
     }
-    setBusy(true);
-    try {
-      await shareMood({
-        meId,
-        friendId: friend.id,
-        mood: chosen.mood,
-        emoji: chosen.emoji,
-        note: note.trim() || null,
-      });
-      toast({
-        title: `${chosen.emoji} Mood shared`,
-        description: `${displayName(friend)} will see you're feeling ${chosen.mood}.`,
-        variant: 'success',
-      });
-      onDone();
-    } catch {
-      toast({
-        title: 'Error',
-        description: 'Failed to set mood. Please try again.',
-        variant: 'destructive',
-      });
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await shareMood({
+          meId,
+          friendId: friend.id,
+          mood: chosen.mood,
+          emoji: chosen.emoji,
+          note: note.trim() || null,
+        });
+        toast({
+          title: `${chosen.emoji} Mood shared`,
+          description: `${displayName(friend)} will see you're feeling ${chosen.mood}.`,
+          variant: 'success',
+        });
+        onDone();
+      },
+      { title: 'Error', description: 'Failed to set mood. Please try again.' },
+    );
   };
 
   return (
@@ -106,17 +101,12 @@ function MoodForm({ meId, friend, onDone }: { meId: string; friend: UserSummary;
         label="Add a note (optional)"
         value={note}
         maxLength={LIMITS.moodNote}
-        onChange={(e) => setNote(e.target.value)}
+        onChange={setNote}
         placeholder="What's on your mind?"
       />
-      <div className="dialog__actions">
-        <DialogClose asChild>
-          <Button variant="secondary">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" loading={busy}>
-          Share Mood
-        </Button>
-      </div>
+      <DialogActions type="submit" loading={busy}>
+        Share Mood
+      </DialogActions>
     </form>
   );
 }

@@ -7,8 +7,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '../api';
 import { toast } from '../stores';
 import { sendReport } from '../writes/safety';
-import { Button } from '../components/Button';
-import { Dialog, DialogClose } from '../components/Dialog';
+import { Dialog, DialogActions } from '../components/Dialog';
 
 const REASON_LABELS: Record<ReportReason, string> = {
   spam: 'Spam',
@@ -111,14 +110,9 @@ export function ReportDialog({ open, onOpenChange, name, userId, pingId }: Repor
             {error}
           </p>
         )}
-        <div className="dialog__actions">
-          <DialogClose asChild>
-            <Button variant="secondary">Cancel</Button>
-          </DialogClose>
-          <Button type="submit" variant="danger" loading={sending}>
-            Send report
-          </Button>
-        </div>
+        <DialogActions type="submit" variant="danger" loading={sending}>
+          Send report
+        </DialogActions>
       </form>
     </Dialog>
   );

@@ -2,7 +2,7 @@
 import type { Prompt, SelfUser } from '@pingme/shared';
 import { afterNextPaint } from '../lib/frames';
 import { toast } from '../stores';
-import { Dialog } from '../components/Dialog';
+import { PromptDialog } from '../components/common/PromptDialog';
 import type { FriendRow } from '../components/home/useHomeData';
 import { sentToast } from './SendPromptDialog';
 import { LIBRARY_MESSAGES, promptEmoji } from '../components/library/library-rules';
@@ -43,13 +43,13 @@ export function SendFromLibraryDialog({
   };
 
   return (
-    <Dialog
-      open={prompt !== null}
+    <PromptDialog
+      prompt={prompt}
       onOpenChange={close}
       title="Send Ping"
       description="Choose the friend who should get it."
     >
-      {prompt && (
+      {(prompt) => (
         <PromptFriendsForm
           prompt={prompt}
           legend="Friend"
@@ -62,6 +62,6 @@ export function SendFromLibraryDialog({
           action={{ label: 'Send', busy, onClick: () => void send() }}
         />
       )}
-    </Dialog>
+    </PromptDialog>
   );
 }

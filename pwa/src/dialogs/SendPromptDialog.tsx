@@ -10,8 +10,9 @@ import { afterNextPaint } from '../lib/frames';
 import { toast } from '../stores';
 import { SEND_PINGS_ERROR, sendPing } from '../writes/pings';
 import { Avatar } from '../components/Avatar';
-import { Button } from '../components/Button';
-import { Dialog, DialogClose } from '../components/Dialog';
+import { DialogActions } from '../components/Dialog';
+import { PromptDialog } from '../components/common/PromptDialog';
+import { useBusyWrite } from '../components/common/useBusyWrite';
 import type { Friend } from '../components/pings/usePings';
 
 export interface SendPromptDialogProps {
@@ -35,7 +36,7 @@ export function sentToast(promptText: string, count: number) {
 
 export function SendPromptDialog({ prompt, me, friends, onOpenChange }: SendPromptDialogProps) {
   const [selected, setSelected] = useState<string[]>([]);
-  const [sending, setSending] = useState(false);
+  const { busy: sending, run } = useBusyWrite();
 
   const close = (open: boolean) => {
     if (!open) setSelected([]);
@@ -57,28 +58,26 @@ export function SendPromptDialog({ prompt, me, friends, onOpenChange }: SendProm
       });
       return;
     }
-    setSending(true);
-    try {
-      await sendPing(me, to, { kind: 'prompt', prompt }, { description: SEND_PINGS_ERROR });
-      await afterNextPaint();
-      toast(sentToast(prompt.text, to.length));
-      close(false);
-    } catch (err) {
-      console.warn('could not queue the pings', err);
-      toast({ title: 'Error', description: SEND_PINGS_ERROR, variant: 'destructive' });
-    } finally {
-      setSending(false);
-    }
+    await run(
+      async () => {
+        await sendPing(me, to, { kind: 'prompt', prompt }, { description: SEND_PINGS_ERROR });
+        await afterNextPaint();
+        toast(sentToast(prompt.text, to.length));
+        close(false);
+      },
+      { title: 'Error', description: SEND_PINGS_ERROR },
+      'could not queue the pings',
+    );
   };
 
   return (
-    <Dialog
-      open={prompt !== null}
+    <PromptDialog
+      prompt={prompt}
       onOpenChange={close}
       title="Send this ping"
       description="Choose the friends who should get it."
     >
-      {prompt && (
+      {(prompt) => (
         <div className="send-dialog">
           <p className="send-dialog__prompt">
             <span className="send-dialog__emoji" aria-hidden="true">
@@ -101,17 +100,12 @@ export function SendPromptDialog({ prompt, me, friends, onOpenChange }: SendProm
               ))}
             </fieldset>
           )}
-          <div className="dialog__actions">
-            <DialogClose asChild>
-              <Button variant="secondary">Cancel</Button>
-            </DialogClose>
-            <Button onClick={send} disabled={selected.length === 0} loading={sending}>
-              Send ({selected.length})
-            </Button>
-          </div>
+          <DialogActions onClick={send} disabled={selected.length === 0} loading={sending}>
+            Send ({selected.length})
+          </DialogActions>
         </div>
       )}
-    </Dialog>
+    </PromptDialog>
   );
 }
 

@@ -13,10 +13,10 @@ import {
   type UserSummary,
 } from '@pingme/shared';
 import { useState, type FormEvent } from 'react';
-import { Button } from '../components/Button';
-import { Dialog, DialogClose } from '../components/Dialog';
+import { Dialog, DialogActions } from '../components/Dialog';
 import { cx } from '../components/cx';
-import { CountedTextArea } from '../components/friends/CountedTextArea';
+import { CountedTextArea } from '../components/common/CountedTextArea';
+import { useBusyWrite } from '../components/common/useBusyWrite';
 import { sendPing } from '../writes/pings';
 import { toast } from '../stores';
 import '../styles/friends.css';
@@ -42,6 +42,7 @@ export function SurpriseDialog({ open, onOpenChange, me, friend }: SurpriseDialo
 }
 
 const textRule = CustomPingBody.shape.customText;
+const SURPRISE_FAILED = { title: 'Surprise failed', description: 'Could not send surprise ping' };
 
 function SurpriseForm({
   me,
@@ -55,7 +56,7 @@ function SurpriseForm({
   const [text, setText] = useState('');
   const [emoji, setEmoji] = useState<string>(DEFAULT_SURPRISE_EMOJI);
   const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyWrite({ keepBusyAfterSuccess: true });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -64,14 +65,8 @@ function SurpriseForm({
       setError(parsed.error.issues[0]?.message);
       return;
     }
-    setBusy(true);
-    try {
-      await sendPing(
-        me,
-        friend,
-        { kind: 'surprise', text: parsed.data, emoji },
-        { title: 'Surprise failed', description: 'Could not send surprise ping' },
-      );
+    await run(async () => {
+      await sendPing(me, friend, { kind: 'surprise', text: parsed.data, emoji }, SURPRISE_FAILED);
       toast(
         sentOrSaved({
           title: `${emoji} Surprise sent!`,
@@ -80,14 +75,7 @@ function SurpriseForm({
         }),
       );
       onDone();
-    } catch {
-      toast({
-        title: 'Surprise failed',
-        description: 'Could not send surprise ping',
-        variant: 'destructive',
-      });
-      setBusy(false);
-    }
+    }, SURPRISE_FAILED);
   };
 
   return (
@@ -97,8 +85,8 @@ function SurpriseForm({
         value={text}
         maxLength={LIMITS.surpriseText}
         error={error}
-        onChange={(e) => {
-          setText(e.target.value);
+        onChange={(value) => {
+          setText(value);
           if (error) setError(undefined);
         }}
         placeholder="Thinking of you!"
@@ -124,14 +112,9 @@ function SurpriseForm({
           ))}
         </div>
       </fieldset>
-      <div className="dialog__actions">
-        <DialogClose asChild>
-          <Button variant="secondary">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" loading={busy}>
-          Send Surprise
-        </Button>
-      </div>
+      <DialogActions type="submit" loading={busy}>
+        Send Surprise
+      </DialogActions>
     </form>
   );
 }

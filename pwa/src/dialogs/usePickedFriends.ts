@@ -3,12 +3,12 @@
  * its error, busy while the write is made durable, and closing, which forgets the choice.
  */
 import { useState } from 'react';
-import { toast } from '../stores';
+import { useBusyWrite } from '../components/common/useBusyWrite';
 
 export function usePickedFriends(onOpenChange: (open: boolean) => void) {
   const [selected, setSelected] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyWrite();
 
   const close = (open: boolean) => {
     if (!open) {
@@ -24,17 +24,14 @@ export function usePickedFriends(onOpenChange: (open: boolean) => void) {
   };
 
   /** Makes the write (and its success toast), then closes; if it fails, the spec's error toast. */
-  const submit = async (write: () => Promise<void>, failed: string) => {
-    setBusy(true);
-    try {
-      await write();
-      close(false);
-    } catch {
-      toast({ title: 'Error', description: failed, variant: 'destructive' });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = (write: () => Promise<void>, failed: string) =>
+    run(
+      async () => {
+        await write();
+        close(false);
+      },
+      { title: 'Error', description: failed },
+    );
 
   return { selected, onSelect, error, setError, busy, close, submit };
 }

@@ -5,13 +5,12 @@
  */
 
 import { useMemo, useState } from 'react';
-import { Screen } from '../components/Screen';
-import { Tabs } from '../components/Tabs';
+import { ScreenLoading } from '../components/common/ScreenLoading';
 import { ActivityList } from '../components/activity/ActivityList';
 import { AnchorsView } from '../components/activity/AnchorsView';
-import { EmptyState, FeedLoading, TabLabel } from '../components/activity/EmptyState';
+import { EmptyState } from '../components/activity/EmptyState';
 import { FilterChips } from '../components/activity/FilterChips';
-import { FriendRequestsPanel } from '../components/activity/FriendRequestsPanel';
+import { FeedTabsScreen } from '../components/activity/FriendRequestsPanel';
 import {
   activityItems,
   anchorRequests,
@@ -28,7 +27,6 @@ import '../styles/friends.css';
 function ActivityScreen() {
   const me = useSession((s) => s.user);
   const input = useFeedInput(me?.id);
-  const [tab, setTab] = useState('pings');
   const [filter, setFilter] = useState<ActivityFilter>('all');
   const derived = useMemo(() => {
     if (!input) return undefined;
@@ -46,7 +44,7 @@ function ActivityScreen() {
   useMarkRequestsViewed(derived);
 
   if (!input || !derived) {
-    return <FeedLoading title="Activity" />;
+    return <ScreenLoading title="Activity" />;
   }
 
   const pings = (
@@ -65,35 +63,17 @@ function ActivityScreen() {
   );
 
   return (
-    <Screen title="Activity" className="activity-screen">
-      <Tabs
-        label="Activity"
-        value={tab}
-        onValueChange={setTab}
-        items={[
-          {
-            value: 'pings',
-            label: <TabLabel label="Recent Pings" count={derived.unread} />,
-            content: pings,
-          },
-          {
-            value: 'requests',
-            label: <TabLabel label="Friend Requests" count={derived.requests.length} />,
-            content: (
-              <FriendRequestsPanel
-                requests={derived.requests}
-                now={input.now}
-                empty={
-                  <EmptyState icon="👋" title="No pending requests">
-                    New friend requests will appear here.
-                  </EmptyState>
-                }
-              />
-            ),
-          },
-        ]}
-      />
-    </Screen>
+    <FeedTabsScreen
+      title="Activity"
+      feed={{ value: 'pings', label: 'Recent Pings', count: derived.unread, content: pings }}
+      requests={derived.requests}
+      now={input.now}
+      noRequests={
+        <EmptyState icon="👋" title="No pending requests">
+          New friend requests will appear here.
+        </EmptyState>
+      }
+    />
   );
 }
 

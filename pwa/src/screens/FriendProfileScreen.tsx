@@ -7,6 +7,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { Avatar } from '../components/Avatar';
 import { buttonClass } from '../components/Button';
 import { Screen } from '../components/Screen';
+import { ScreenLoading } from '../components/common/ScreenLoading';
 import { BackIcon, SendIcon } from '../components/icons';
 import {
   useFriend,
@@ -34,13 +35,7 @@ export function FriendScreen() {
   const stats = useFriendStats(friendId);
 
   if (friend === undefined || (friend === null && stats.kind === 'loading')) {
-    return (
-      <Screen title="Friend">
-        <p className="fr-muted" role="status">
-          <span className="spinner" aria-hidden="true" /> Loading…
-        </p>
-      </Screen>
-    );
+    return <ScreenLoading title="Friend" />;
   }
   if (friend === null) {
     // A friend the server knows but this device has not pulled yet: wait for the pull.

@@ -6,23 +6,19 @@
  */
 import { DELAYS_MS } from '@pingme/shared';
 import { Link } from '@tanstack/react-router';
-import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useRef } from 'react';
 import { Screen } from '../components/Screen';
+import { WindowVirtualList, type VirtualRows } from '../components/common/WindowVirtualList';
 import { PingCard } from '../components/pings/PingCard';
 import { useMinuteClock } from '../components/pings/RecentActivity';
 import { receivedPings } from '../db/queries';
-import { useDocumentTop } from '../hooks/useDocumentTop';
 import { useSession } from '../stores';
 import { markAllPingsRead, type LocalPing } from '../writes/pings';
 import '../styles/pings.css';
-import '../styles/long-lists.css';
 
-/** A card's height before it is measured (head, two lines of text, the reactions). */
-const CARD_ESTIMATE_PX = 190;
-const GAP_PX = 12;
-const OVERSCAN = 4;
+/** A card is about 190 px before it is measured (head, two lines of text, the reactions). */
+const ROWS: VirtualRows = { estimatePx: 190, gapPx: 12, overscan: 4 };
 
 export function InboxScreen() {
   const meId = useSession((s) => s.user?.id);
@@ -66,37 +62,10 @@ export function InboxScreen() {
 }
 
 function InboxList({ pings, now }: { pings: readonly LocalPing[]; now: number }) {
-  const listRef = useRef<HTMLUListElement>(null);
-  const top = useDocumentTop(listRef);
-  const virtualizer = useWindowVirtualizer({
-    count: pings.length,
-    estimateSize: () => CARD_ESTIMATE_PX,
-    gap: GAP_PX,
-    overscan: OVERSCAN,
-    scrollMargin: top,
-    getItemKey: (i) => pings[i]!.id,
-  });
   return (
-    <ul
-      ref={listRef}
-      className="ping-list virtual-list"
-      aria-label="Received pings"
-      style={{ height: virtualizer.getTotalSize() }}
-    >
-      {virtualizer.getVirtualItems().map((row) => (
-        <li
-          key={row.key}
-          ref={virtualizer.measureElement}
-          data-index={row.index}
-          aria-setsize={pings.length}
-          aria-posinset={row.index + 1}
-          className="virtual-list__row"
-          style={{ transform: `translateY(${row.start - top}px)` }}
-        >
-          <PingCard ping={pings[row.index]!} now={now} />
-        </li>
-      ))}
-    </ul>
+    <WindowVirtualList items={pings} label="Received pings" className="ping-list" rows={ROWS}>
+      {(ping) => <PingCard ping={ping} now={now} />}
+    </WindowVirtualList>
   );
 }
 

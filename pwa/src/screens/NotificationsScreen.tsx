@@ -4,12 +4,11 @@
  * Requests', with count badges. Requests are marked viewed 2 s after they are on screen.
  */
 
-import { useMemo, useState } from 'react';
-import { Screen } from '../components/Screen';
-import { Tabs } from '../components/Tabs';
-import { AnchorRequestRow } from '../components/activity/AnchorRequestRow';
-import { EmptyState, FeedLoading, TabLabel } from '../components/activity/EmptyState';
-import { FriendRequestsPanel } from '../components/activity/FriendRequestsPanel';
+import { useMemo } from 'react';
+import { ScreenLoading } from '../components/common/ScreenLoading';
+import { AnchorRequestsSection } from '../components/activity/AnchorRequestRow';
+import { EmptyState } from '../components/activity/EmptyState';
+import { FeedTabsScreen } from '../components/activity/FriendRequestsPanel';
 import { NotificationList } from '../components/activity/NotificationList';
 import { anchorRequests, notificationFeed, receivedRequests } from '../components/activity/feed';
 import { useFeedInput, useMarkRequestsViewed } from '../components/activity/useFeedData';
@@ -21,7 +20,6 @@ import '../styles/friends.css';
 function NotificationsScreen() {
   const me = useSession((s) => s.user);
   const input = useFeedInput(me?.id);
-  const [tab, setTab] = useState('all');
   const derived = useMemo(() => {
     if (!input) return undefined;
     return {
@@ -33,25 +31,14 @@ function NotificationsScreen() {
   useMarkRequestsViewed(derived);
 
   if (!input || !derived) {
-    return <FeedLoading title="Notifications" />;
+    return <ScreenLoading title="Notifications" />;
   }
   const { items, anchors, requests } = derived;
   const allCount = items.length + anchors.length;
 
   const all = (
     <div className="act-panel">
-      {anchors.length > 0 && (
-        <section aria-labelledby="notif-anchor-requests">
-          <h2 id="notif-anchor-requests" className="fr-section-title">
-            Anchor Requests <span className="fr-badge">{anchors.length}</span>
-          </h2>
-          <ul className="act-list">
-            {anchors.map((a) => (
-              <AnchorRequestRow key={a.id} anchor={a} now={input.now} />
-            ))}
-          </ul>
-        </section>
-      )}
+      <AnchorRequestsSection titleId="notif-anchor-requests" anchors={anchors} now={input.now} />
       {items.length > 0 ? (
         <NotificationList items={items} now={input.now} />
       ) : (
@@ -65,31 +52,17 @@ function NotificationsScreen() {
   );
 
   return (
-    <Screen title="Notifications" className="activity-screen">
-      <Tabs
-        label="Notifications"
-        value={tab}
-        onValueChange={setTab}
-        items={[
-          { value: 'all', label: <TabLabel label="All Activity" count={allCount} />, content: all },
-          {
-            value: 'requests',
-            label: <TabLabel label="Friend Requests" count={requests.length} />,
-            content: (
-              <FriendRequestsPanel
-                requests={requests}
-                now={input.now}
-                empty={
-                  <EmptyState icon="👋" title="No notifications yet">
-                    You'll see friend requests here
-                  </EmptyState>
-                }
-              />
-            ),
-          },
-        ]}
-      />
-    </Screen>
+    <FeedTabsScreen
+      title="Notifications"
+      feed={{ value: 'all', label: 'All Activity', count: allCount, content: all }}
+      requests={requests}
+      now={input.now}
+      noRequests={
+        <EmptyState icon="👋" title="No notifications yet">
+          You'll see friend requests here
+        </EmptyState>
+      }
+    />
   );
 }
 

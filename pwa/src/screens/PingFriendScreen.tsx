@@ -8,6 +8,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { Avatar } from '../components/Avatar';
 import { buttonClass } from '../components/Button';
 import { Screen } from '../components/Screen';
+import { ScreenLoading } from '../components/common/ScreenLoading';
 import { BackIcon } from '../components/icons';
 import { SendToFriend } from '../components/friends/SendToFriend';
 import { summaryOf } from '../writes/pending';
@@ -41,13 +42,7 @@ export function PingFriendScreen() {
   );
 
   if (!me || friend === undefined) {
-    return (
-      <Screen title="Send a Ping">
-        <p className="fr-muted" role="status">
-          <span className="spinner" aria-hidden="true" /> Loading…
-        </p>
-      </Screen>
-    );
+    return <ScreenLoading title="Send a Ping" />;
   }
   if (friend === null) {
     return (

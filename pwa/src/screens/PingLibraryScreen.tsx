@@ -15,7 +15,7 @@ import { AssignPromptDialog } from '../dialogs/AssignPromptDialog';
 import { CreatePromptDialog } from '../dialogs/CreatePromptDialog';
 import { DeletePromptDialog } from '../dialogs/DeletePromptDialog';
 import { libraryOrder } from '../components/library/library-rules';
-import { PromptRow } from '../components/library/PromptRow';
+import { PromptRow, type PromptRowProps } from '../components/library/PromptRow';
 import { SendFromLibraryDialog } from '../dialogs/SendFromLibraryDialog';
 import { db } from '../db';
 import { useSession } from '../stores';
@@ -74,29 +74,21 @@ export function PingLibraryScreen() {
           <Button onClick={() => setCreating(true)}>Create New Ping Prompt</Button>
         </section>
       )}
-      {prompts && prompts.custom.length > 0 && (
-        <section className="library__group" aria-labelledby="library-custom">
-          <h2 id="library-custom" className="library__group-title">
-            Your Prompts <span className="library__count">{prompts.custom.length}</span>
-          </h2>
-          <ul className="prompt-list">
-            {prompts.custom.map((p) => (
-              <PromptRow key={p.id} prompt={p} {...rowProps} />
-            ))}
-          </ul>
-        </section>
-      )}
-      {prompts && prompts.defaults.length > 0 && (
-        <section className="library__group" aria-labelledby="library-default">
-          <h2 id="library-default" className="library__group-title">
-            Default Prompts <span className="library__count">{prompts.defaults.length}</span>
-          </h2>
-          <ul className="prompt-list">
-            {prompts.defaults.map((p) => (
-              <PromptRow key={p.id} prompt={p} {...rowProps} />
-            ))}
-          </ul>
-        </section>
+      {prompts && (
+        <>
+          <PromptGroup
+            id="library-custom"
+            title="Your Prompts"
+            prompts={prompts.custom}
+            rowProps={rowProps}
+          />
+          <PromptGroup
+            id="library-default"
+            title="Default Prompts"
+            prompts={prompts.defaults}
+            rowProps={rowProps}
+          />
+        </>
       )}
 
       <CreatePromptDialog open={creating} meId={meId} onOpenChange={setCreating} />
@@ -122,5 +114,32 @@ export function PingLibraryScreen() {
         onOpenChange={closeAction}
       />
     </Screen>
+  );
+}
+
+/** One group of the library under its heading and count; nothing while it is empty. */
+function PromptGroup({
+  id,
+  title,
+  prompts,
+  rowProps,
+}: {
+  id: string;
+  title: string;
+  prompts: readonly Prompt[];
+  rowProps: Omit<PromptRowProps, 'prompt'>;
+}) {
+  if (prompts.length === 0) return null;
+  return (
+    <section className="library__group" aria-labelledby={id}>
+      <h2 id={id} className="library__group-title">
+        {title} <span className="library__count">{prompts.length}</span>
+      </h2>
+      <ul className="prompt-list">
+        {prompts.map((p) => (
+          <PromptRow key={p.id} prompt={p} {...rowProps} />
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -31,23 +31,23 @@ export async function acceptFriendRequest(request: SyncFriendship): Promise<void
   });
 }
 
-export async function declineFriendRequest(request: SyncFriendship): Promise<void> {
+/** A request not yet answered leaves both sides: friend.decline, from the receiver or the sender. */
+async function dropFriendRequest(request: SyncFriendship, failed: string): Promise<void> {
   await localWrite({
     mutation: 'friend.decline',
     args: { requestId: request.id },
     effects: [{ table: 'friendships', key: request.id, after: null }],
-    errorToast: { description: 'Failed to decline friend request' },
+    errorToast: { description: failed },
   });
 }
 
-/** The sender takes back a request not yet answered (friend.decline from the sender). */
-export async function withdrawFriendRequest(request: SyncFriendship): Promise<void> {
-  await localWrite({
-    mutation: 'friend.decline',
-    args: { requestId: request.id },
-    effects: [{ table: 'friendships', key: request.id, after: null }],
-    errorToast: { description: 'Failed to withdraw friend request' },
-  });
+export function declineFriendRequest(request: SyncFriendship): Promise<void> {
+  return dropFriendRequest(request, 'Failed to decline friend request');
+}
+
+/** The sender takes back a request not yet answered. */
+export function withdrawFriendRequest(request: SyncFriendship): Promise<void> {
+  return dropFriendRequest(request, 'Failed to withdraw friend request');
 }
 
 /**

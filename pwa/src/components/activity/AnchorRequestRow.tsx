@@ -2,12 +2,13 @@
  * A pending anchor request to me: '{name} wants to create an Anchor connection', its text and
  * emoji, and 'Accept Anchor' / 'Decline' (PATCH /api/profile/anchors/{id}/respond, outbox).
  */
-import { displayName, relativeTime, type Anchor } from '@pingme/shared';
+import { displayName, type Anchor } from '@pingme/shared';
 import { useState } from 'react';
 import { toast } from '../../stores';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
 import { respondToAnchor } from '../../writes/anchors';
+import { ItemTime } from './EmptyState';
 
 /** Accepts or declines with the spec's toasts; answers whether the write was queued. */
 export async function answerAnchor(
@@ -70,9 +71,32 @@ export function AnchorRequestRow({ anchor, now }: { anchor: Anchor; now: number 
           </Button>
         </div>
       </div>
-      <time className="act-item__time" dateTime={anchor.createdAt}>
-        {relativeTime(anchor.createdAt, now, 'notification')}
-      </time>
+      <ItemTime at={anchor.createdAt} now={now} />
     </li>
+  );
+}
+
+/** The anchor requests waiting for my answer, under a heading with their count (none: nothing). */
+export function AnchorRequestsSection({
+  titleId,
+  anchors,
+  now,
+}: {
+  titleId: string;
+  anchors: readonly Anchor[];
+  now: number;
+}) {
+  if (anchors.length === 0) return null;
+  return (
+    <section aria-labelledby={titleId}>
+      <h2 id={titleId} className="fr-section-title">
+        Anchor Requests <span className="fr-badge">{anchors.length}</span>
+      </h2>
+      <ul className="act-list">
+        {anchors.map((a) => (
+          <AnchorRequestRow key={a.id} anchor={a} now={now} />
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -2,7 +2,7 @@
 import { displayName, truncateLabel } from '@pingme/shared';
 import { Avatar } from '../Avatar';
 import { ActivityList } from './ActivityList';
-import { AnchorRequestRow } from './AnchorRequestRow';
+import { AnchorRequestsSection } from './AnchorRequestRow';
 import { EmptyState } from './EmptyState';
 import {
   activeAnchors,
@@ -34,18 +34,7 @@ export function AnchorsView({
   }
   return (
     <div className="act-anchors">
-      {requests.length > 0 && (
-        <section aria-labelledby="anchor-requests-title">
-          <h2 id="anchor-requests-title" className="fr-section-title">
-            Anchor Requests <span className="fr-badge">{requests.length}</span>
-          </h2>
-          <ul className="act-list">
-            {requests.map((a) => (
-              <AnchorRequestRow key={a.id} anchor={a} now={input.now} />
-            ))}
-          </ul>
-        </section>
-      )}
+      <AnchorRequestsSection titleId="anchor-requests-title" anchors={requests} now={input.now} />
       {activity.length > 0 && (
         <section aria-labelledby="anchor-activity-title">
           <h2 id="anchor-activity-title" className="fr-section-title">

@@ -1,5 +1,5 @@
+import { relativeTime } from '@pingme/shared';
 import type { ReactNode } from 'react';
-import { Screen } from '../Screen';
 
 /** A centred empty state: an icon, a title and a line of what will appear. */
 export function EmptyState({
@@ -37,13 +37,11 @@ export function TabLabel({ label, count }: { label: string; count: number }) {
   );
 }
 
-/** A feed screen while its rows load from the device. */
-export function FeedLoading({ title }: { title: string }) {
+/** When a feed row happened, relative to `now` ('5m ago'), at the row's end. */
+export function ItemTime({ at, now }: { at: string; now: number }) {
   return (
-    <Screen title={title}>
-      <p className="fr-muted" role="status">
-        <span className="spinner" aria-hidden="true" /> Loading…
-      </p>
-    </Screen>
+    <time className="act-item__time" dateTime={at}>
+      {relativeTime(at, now, 'notification')}
+    </time>
   );
 }

@@ -1,7 +1,8 @@
 /** The mixed notifications list: friend requests, anchor activity and the latest pings. */
-import { displayName, relativeTime } from '@pingme/shared';
+import { displayName } from '@pingme/shared';
 import { Avatar } from '../Avatar';
 import { RequestActions } from '../friends/RequestRow';
+import { ItemTime } from './EmptyState';
 import { anchorActivityText, type NotificationItem } from './feed';
 
 export function NotificationList({
@@ -24,9 +25,7 @@ export function NotificationList({
               </div>
             )}
           </div>
-          <time className="act-item__time" dateTime={item.at}>
-            {relativeTime(item.at, now, 'notification')}
-          </time>
+          <ItemTime at={item.at} now={now} />
         </li>
       ))}
     </ul>

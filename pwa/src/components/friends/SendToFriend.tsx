@@ -15,7 +15,8 @@ import { toast } from '../../stores';
 import { Button } from '../Button';
 import { Tabs } from '../Tabs';
 import { TextField } from '../TextField';
-import { CountedTextArea } from './CountedTextArea';
+import { CountedTextArea } from '../common/CountedTextArea';
+import { useBusyWrite } from '../common/useBusyWrite';
 import { SendIcon } from '../icons';
 import { PromptPicker } from './PromptPicker';
 import { CUSTOM_PING_ERROR, SEND_PING_ERROR, sendPing } from '../../writes/pings';
@@ -53,7 +54,7 @@ export function SendToFriend(props: SendToFriendProps) {
 function PromptForm({ me, friend, prompts, onSent }: SendToFriendProps) {
   const [promptId, setPromptId] = useState<string | null>(null);
   const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyWrite({ keepBusyAfterSuccess: true });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -62,19 +63,14 @@ function PromptForm({ me, friend, prompts, onSent }: SendToFriendProps) {
       setError('Please choose a prompt');
       return;
     }
-    setBusy(true);
-    try {
-      await sendPing(me, friend, { kind: 'prompt', prompt }, { description: SEND_PING_ERROR });
-      toast(sentToast(prompt.text));
-      onSent();
-    } catch {
-      toast({
-        title: 'Error',
-        description: SEND_PING_ERROR,
-        variant: 'destructive',
-      });
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await sendPing(me, friend, { kind: 'prompt', prompt }, { description: SEND_PING_ERROR });
+        toast(sentToast(prompt.text));
+        onSent();
+      },
+      { title: 'Error', description: SEND_PING_ERROR },
+    );
   };
 
   if (prompts.length === 0) {
@@ -104,7 +100,7 @@ function CustomForm({ me, friend, onSent }: SendToFriendProps) {
   const [text, setText] = useState('');
   const [emoji, setEmoji] = useState('');
   const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyWrite({ keepBusyAfterSuccess: true });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -117,25 +113,20 @@ function CustomForm({ me, friend, onSent }: SendToFriendProps) {
       setErrors(fieldErrors(parsed.error) as Errors);
       return;
     }
-    setBusy(true);
-    try {
-      const body = parsed.data;
-      await sendPing(
-        me,
-        friend,
-        { kind: 'custom', text: body.customText, emoji: body.customEmoji },
-        CUSTOM_PING_ERROR,
-      );
-      toast(sentToast(body.customText));
-      onSent();
-    } catch {
-      toast({
-        title: 'Failed to send',
-        description: 'Could not send your custom ping',
-        variant: 'destructive',
-      });
-      setBusy(false);
-    }
+    const body = parsed.data;
+    await run(
+      async () => {
+        await sendPing(
+          me,
+          friend,
+          { kind: 'custom', text: body.customText, emoji: body.customEmoji },
+          CUSTOM_PING_ERROR,
+        );
+        toast(sentToast(body.customText));
+        onSent();
+      },
+      { title: 'Failed to send', description: 'Could not send your custom ping' },
+    );
   };
 
   return (
@@ -146,8 +137,8 @@ function CustomForm({ me, friend, onSent }: SendToFriendProps) {
         maxLength={LIMITS.customPingText}
         error={errors.customText}
         placeholder="Coffee later?"
-        onChange={(e) => {
-          setText(e.target.value);
+        onChange={(value) => {
+          setText(value);
           setErrors((x) => ({ ...x, customText: undefined }));
         }}
       />

@@ -3,8 +3,7 @@
  * why there are none), the error of the last try, and Cancel next to the dialog's action.
  */
 import type { Prompt } from '@pingme/shared';
-import { Button } from '../Button';
-import { DialogClose } from '../Dialog';
+import { DialogActions } from '../Dialog';
 import { FriendPicker, type FriendPickerProps } from './FriendPicker';
 import { PromptPreview } from './PromptPreview';
 
@@ -38,18 +37,13 @@ export function PromptFriendsForm({
           {error}
         </p>
       )}
-      <div className="dialog__actions">
-        <DialogClose asChild>
-          <Button variant="secondary">Cancel</Button>
-        </DialogClose>
-        <Button
-          onClick={action.onClick}
-          loading={action.busy}
-          disabled={picker.friends.length === 0}
-        >
-          {action.label}
-        </Button>
-      </div>
+      <DialogActions
+        onClick={action.onClick}
+        loading={action.busy}
+        disabled={picker.friends.length === 0}
+      >
+        {action.label}
+      </DialogActions>
     </div>
   );
 }

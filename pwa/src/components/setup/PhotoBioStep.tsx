@@ -8,7 +8,8 @@ import { PhotoError, photoToJpeg } from '../../lib/photo';
 import { toast } from '../../stores';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
-import { CountedTextArea } from './CountedTextArea';
+import { CountedTextArea } from '../common/CountedTextArea';
+import '../../styles/setup.css';
 
 export interface PhotoBioStepProps {
   user: SelfUser;
@@ -79,7 +80,8 @@ export function PhotoBioStep({ user, photo, onPhotoChange, bio, onBioChange }: P
         label="Bio"
         value={bio}
         onChange={onBioChange}
-        max={LIMITS.bio}
+        maxLength={LIMITS.bio}
+        look="tall"
         placeholder="A line or two about you"
       />
     </div>

@@ -8,6 +8,7 @@ import * as RadixDialog from '@radix-ui/react-dialog';
 import { useRef, useState } from 'react';
 import { Button, buttonClass } from '../Button';
 import { cx } from '../cx';
+import { DialogFrame } from '../Dialog';
 import { TOUR_STEPS } from './tour-rules';
 import { TOUR_CONTENT } from './tour-steps';
 import '../../styles/home.css';
@@ -32,51 +33,46 @@ export function GuidedTour({ startStep, onAdvance, onFinish }: GuidedTourProps) 
   };
 
   return (
-    <RadixDialog.Root open onOpenChange={(open) => !open && onFinish()}>
-      <RadixDialog.Portal>
-        <RadixDialog.Overlay className="dialog-overlay" />
-        <RadixDialog.Content
-          className="dialog tour"
-          aria-describedby="tour-body"
-          onOpenAutoFocus={(e) => {
-            e.preventDefault();
-            primary.current?.focus();
-          }}
-        >
-          <p className="tour__count">
-            Step {step + 1} of {TOUR_STEPS}
-          </p>
-          <span className="tour__art" aria-hidden="true">
-            {content.emoji}
-          </span>
-          <RadixDialog.Title className="tour__title">{content.title}</RadixDialog.Title>
-          <RadixDialog.Description id="tour-body" className="tour__body">
-            {content.body}
-          </RadixDialog.Description>
-          <ol className="tour__dots" aria-hidden="true">
-            {TOUR_CONTENT.map((s, i) => (
-              <li key={s.title} className={cx('tour__dot', i === step && 'is-current')} />
-            ))}
-          </ol>
-          <div className="tour__actions">
-            {step === 0 ? (
-              <Button variant="ghost" onClick={onFinish}>
-                Skip tour
-              </Button>
-            ) : (
-              <Button variant="ghost" onClick={() => setStep(step - 1)}>
-                Back
-              </Button>
-            )}
-            <button type="button" ref={primary} className={buttonClass()} onClick={next}>
-              {last ? 'Get Started' : 'Next'}
-            </button>
-          </div>
-          <RadixDialog.Close className="dialog__close" aria-label="Close tour">
-            <span aria-hidden="true">×</span>
-          </RadixDialog.Close>
-        </RadixDialog.Content>
-      </RadixDialog.Portal>
-    </RadixDialog.Root>
+    <DialogFrame
+      open
+      onOpenChange={(open) => !open && onFinish()}
+      className="dialog tour"
+      aria-describedby="tour-body"
+      onOpenAutoFocus={(e) => {
+        e.preventDefault();
+        primary.current?.focus();
+      }}
+      closeLabel="Close tour"
+    >
+      <p className="tour__count">
+        Step {step + 1} of {TOUR_STEPS}
+      </p>
+      <span className="tour__art" aria-hidden="true">
+        {content.emoji}
+      </span>
+      <RadixDialog.Title className="tour__title">{content.title}</RadixDialog.Title>
+      <RadixDialog.Description id="tour-body" className="tour__body">
+        {content.body}
+      </RadixDialog.Description>
+      <ol className="tour__dots" aria-hidden="true">
+        {TOUR_CONTENT.map((s, i) => (
+          <li key={s.title} className={cx('tour__dot', i === step && 'is-current')} />
+        ))}
+      </ol>
+      <div className="tour__actions">
+        {step === 0 ? (
+          <Button variant="ghost" onClick={onFinish}>
+            Skip tour
+          </Button>
+        ) : (
+          <Button variant="ghost" onClick={() => setStep(step - 1)}>
+            Back
+          </Button>
+        )}
+        <button type="button" ref={primary} className={buttonClass()} onClick={next}>
+          {last ? 'Get Started' : 'Next'}
+        </button>
+      </div>
+    </DialogFrame>
   );
 }

@@ -1,0 +1,32 @@
+/**
+ * The busy flag of a form or dialog around one write. `run` sets it and makes the write with its
+ * success steps (a toast, closing, navigating); if they throw, it shows `failure` as a destructive
+ * toast (and logs `warning` with the error, when given) and clears the flag so the person can try
+ * again.
+ *
+ * After a success the flag is cleared too: a dialog that stays mounted while closed must open
+ * again ready. A form that goes away after its write (unmounted, or a screen that navigates)
+ * passes `keepBusyAfterSuccess`, so a second tap before it has gone cannot send twice.
+ */
+import { useState } from 'react';
+import { toast, type ToastInput } from '../../stores';
+
+export function useBusyWrite({ keepBusyAfterSuccess = false } = {}) {
+  const [busy, setBusy] = useState(false);
+  const run = async (
+    write: () => Promise<void>,
+    failure: Omit<ToastInput, 'variant'>,
+    warning?: string,
+  ) => {
+    setBusy(true);
+    try {
+      await write();
+      if (!keepBusyAfterSuccess) setBusy(false);
+    } catch (err) {
+      if (warning) console.warn(warning, err);
+      toast({ ...failure, variant: 'destructive' });
+      setBusy(false);
+    }
+  };
+  return { busy, run };
+}

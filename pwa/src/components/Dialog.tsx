@@ -67,14 +67,18 @@ export function DialogFrame({
 export const DialogClose = RadixDialog.Close;
 
 /**
- * The row that ends most dialogs: Cancel, which closes the dialog, then the dialog's own action
- * (any Button: a submit button for a form, or one with onClick).
+ * The row that ends most dialogs: a button that only closes the dialog (`cancelLabel`, Cancel by
+ * default), then the dialog's own action (any Button: a submit button for a form, or one with
+ * onClick).
  */
-export function DialogActions(action: ButtonProps) {
+export function DialogActions({
+  cancelLabel = 'Cancel',
+  ...action
+}: ButtonProps & { cancelLabel?: string | undefined }) {
   return (
     <div className="dialog__actions">
       <DialogClose asChild>
-        <Button variant="secondary">Cancel</Button>
+        <Button variant="secondary">{cancelLabel}</Button>
       </DialogClose>
       <Button {...action} />
     </div>

@@ -4,10 +4,8 @@
  */
 import { ForgotPasswordBody, ForgotPasswordResponse } from '@pingme/shared';
 import { api } from '../api';
-import { Button } from '../components/Button';
-import { Dialog } from '../components/Dialog';
+import { Dialog, DialogActions } from '../components/Dialog';
 import { EmailField } from '../components/form/AccountFields';
-import { DialogActions } from '../components/form/DialogActions';
 import { useFormSubmit } from '../components/form/useFormSubmit';
 import { useZodForm } from '../hooks/useZodForm';
 import { toast } from '../stores';
@@ -44,10 +42,8 @@ function ForgotPasswordForm({ onDone }: { onDone(): void }) {
   return (
     <form ref={form.formRef} className="form" onSubmit={onSubmit} noValidate>
       <EmailField {...form.field('email')} />
-      <DialogActions>
-        <Button type="submit" loading={busy}>
-          Send Reset Link
-        </Button>
+      <DialogActions type="submit" loading={busy}>
+        Send Reset Link
       </DialogActions>
     </form>
   );

@@ -1,8 +1,8 @@
 /**
  * The busy flag of a form or dialog around one write. `run` sets it and makes the write with its
- * success steps (a toast, closing, navigating); if they throw, it shows `failure` as a destructive
- * toast (and logs `warning` with the error, when given) and clears the flag so the person can try
- * again.
+ * success steps (a toast, closing, navigating); if they throw, it shows `failure` (fixed, or made
+ * from the error) as a destructive toast (and logs `warning` with the error, when given) and
+ * clears the flag so the person can try again.
  *
  * After a success the flag is cleared too: a dialog that stays mounted while closed must open
  * again ready. A form that goes away after its write (unmounted, or a screen that navigates)
@@ -11,11 +11,14 @@
 import { useState } from 'react';
 import { toast, type ToastInput } from '../../stores';
 
+/** The failure toast: fixed, or made from the error (its message). */
+type Failure = Omit<ToastInput, 'variant'>;
+
 export function useBusyWrite({ keepBusyAfterSuccess = false } = {}) {
   const [busy, setBusy] = useState(false);
   const run = async (
     write: () => Promise<void>,
-    failure: Omit<ToastInput, 'variant'>,
+    failure: Failure | ((err: unknown) => Failure),
     warning?: string,
   ) => {
     setBusy(true);
@@ -24,7 +27,10 @@ export function useBusyWrite({ keepBusyAfterSuccess = false } = {}) {
       if (!keepBusyAfterSuccess) setBusy(false);
     } catch (err) {
       if (warning) console.warn(warning, err);
-      toast({ ...failure, variant: 'destructive' });
+      toast({
+        ...(typeof failure === 'function' ? failure(err) : failure),
+        variant: 'destructive',
+      });
       setBusy(false);
     }
   };

@@ -4,9 +4,7 @@
  * cannot be closed, so the person sees it through.
  */
 import type { ReactNode } from 'react';
-import { Button } from '../Button';
-import { Dialog } from '../Dialog';
-import { DialogActions } from './DialogActions';
+import { Dialog, DialogActions } from '../Dialog';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -36,10 +34,8 @@ export function ConfirmDialog({
       title={title}
       description={description}
     >
-      <DialogActions cancelLabel={cancelLabel}>
-        <Button variant="danger" loading={busy} onClick={onConfirm}>
-          {confirmLabel}
-        </Button>
+      <DialogActions cancelLabel={cancelLabel} variant="danger" loading={busy} onClick={onConfirm}>
+        {confirmLabel}
       </DialogActions>
     </Dialog>
   );

@@ -15,9 +15,7 @@ import { z } from 'zod';
 import { api } from '../../api';
 import { useZodForm } from '../../hooks/useZodForm';
 import { toast } from '../../stores';
-import { Button } from '../Button';
-import { Dialog } from '../Dialog';
-import { DialogActions } from '../form/DialogActions';
+import { Dialog, DialogActions } from '../Dialog';
 import { TextField } from '../TextField';
 import { saveProfile } from '../../writes/profile';
 
@@ -160,10 +158,8 @@ function ProfileEditForm({ me, onDone }: { me: SelfUser; onDone(): void }) {
         placeholder="https://"
         {...form.field('personalLink')}
       />
-      <DialogActions>
-        <Button type="submit" loading={busy}>
-          Save Profile
-        </Button>
+      <DialogActions type="submit" loading={busy}>
+        Save Profile
       </DialogActions>
     </form>
   );

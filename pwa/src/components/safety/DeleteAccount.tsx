@@ -10,8 +10,7 @@ import { errorMessage, request } from '../../api';
 import { signOut } from '../../session';
 import { toast } from '../../stores';
 import { Button } from '../Button';
-import { Dialog } from '../Dialog';
-import { DialogActions } from '../form/DialogActions';
+import { Dialog, DialogActions } from '../Dialog';
 import { TextField } from '../TextField';
 
 export function DeleteAccount({ me }: { me: SelfUser }) {
@@ -72,10 +71,8 @@ export function DeleteAccount({ me }: { me: SelfUser }) {
             onChange={(e) => setValue(e.target.value)}
             error={error}
           />
-          <DialogActions>
-            <Button type="submit" variant="danger" loading={deleting}>
-              Delete my account
-            </Button>
+          <DialogActions type="submit" variant="danger" loading={deleting}>
+            Delete my account
           </DialogActions>
         </form>
       </Dialog>

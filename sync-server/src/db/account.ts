@@ -7,6 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from './connection';
+import { involves } from './two-people';
 
 export interface Held {
   id: string;
@@ -30,29 +31,29 @@ export async function deletionAudience(db: Db, userId: string): Promise<Deletion
   const friendships = await db
     .selectFrom('friendships')
     .select(['id', 'requesterId', 'addresseeId'])
-    .where((eb) => eb.or([eb('requesterId', '=', userId), eb('addresseeId', '=', userId)]))
+    .where((eb) => involves(eb, 'requesterId', 'addresseeId', userId))
     .execute();
   const pings = await db
     .selectFrom('pings')
     .select(['id', 'senderId', 'receiverId'])
-    .where((eb) => eb.or([eb('senderId', '=', userId), eb('receiverId', '=', userId)]))
+    .where((eb) => involves(eb, 'senderId', 'receiverId', userId))
     .execute();
   const anchors = await db
     .selectFrom('anchors')
     .select(['id', 'userId', 'friendId'])
-    .where((eb) => eb.or([eb('userId', '=', userId), eb('friendId', '=', userId)]))
+    .where((eb) => involves(eb, 'userId', 'friendId', userId))
     .execute();
   const moods = await db
     .selectFrom('moods')
     .select(['id', 'userId', 'friendId'])
-    .where((eb) => eb.or([eb('userId', '=', userId), eb('friendId', '=', userId)]))
+    .where((eb) => involves(eb, 'userId', 'friendId', userId))
     .execute();
   const moments = await db
     .selectFrom('moments')
     .innerJoin('pings', 'pings.id', 'moments.pingId')
     .select(['moments.id', 'moments.userId'])
     .where('moments.userId', '!=', userId)
-    .where((eb) => eb.or([eb('pings.senderId', '=', userId), eb('pings.receiverId', '=', userId)]))
+    .where((eb) => involves(eb, 'pings.senderId', 'pings.receiverId', userId))
     .execute();
   const assignments = await db
     .selectFrom('promptAssignments')

@@ -5,6 +5,7 @@
  */
 import type { Anchor } from '@pingme/shared';
 import type { Db } from './connection';
+import { involves, linksBoth } from './two-people';
 import { idsWithParty } from './paging';
 import type { AnchorRow } from './schema';
 
@@ -37,7 +38,7 @@ function anchorsWithPeople(db: Db, viewerId: string) {
       'f.profileImageUrl as fProfileImageUrl',
       'f.email as fEmail',
     ])
-    .where((eb) => eb.or([eb('a.userId', '=', viewerId), eb('a.friendId', '=', viewerId)]));
+    .where((eb) => involves(eb, 'a.userId', 'a.friendId', viewerId));
 }
 
 type JoinedRow = Awaited<ReturnType<ReturnType<typeof anchorsWithPeople>['execute']>>[number];
@@ -145,12 +146,7 @@ export async function activeAnchorsBetween(db: Db, a: string, b: string): Promis
     .selectFrom('anchors')
     .selectAll()
     .where('status', 'in', ACTIVE)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('userId', '=', a), eb('friendId', '=', b)]),
-        eb.and([eb('userId', '=', b), eb('friendId', '=', a)]),
-      ]),
-    )
+    .where((eb) => linksBoth(eb, 'userId', 'friendId', a, b))
     .execute();
 }
 

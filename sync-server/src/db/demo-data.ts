@@ -5,6 +5,7 @@
 import { uuidv7, type ReactionType } from '@pingme/shared';
 import { recordChange } from './changes';
 import type { Db } from './connection';
+import { linksBoth } from './two-people';
 
 export interface DemoPing {
   senderId: string;
@@ -21,12 +22,7 @@ export async function countPingsBetween(db: Db, a: string, b: string): Promise<n
   const r = await db
     .selectFrom('pings')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('senderId', '=', a), eb('receiverId', '=', b)]),
-        eb.and([eb('senderId', '=', b), eb('receiverId', '=', a)]),
-      ]),
-    )
+    .where((eb) => linksBoth(eb, 'senderId', 'receiverId', a, b))
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }

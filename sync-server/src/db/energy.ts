@@ -6,6 +6,7 @@ import type { UserSummary } from '@pingme/shared';
 import { sql, type Expression, type Selectable } from 'kysely';
 import type { Db } from './connection';
 import type { EnergySnapshotsTable } from './schema';
+import { involves } from './two-people';
 
 const num = (v: unknown) => Number(v ?? 0);
 const dayOf = (ref: Expression<string>) => sql<string>`substr(${ref}, 1, 10)`;
@@ -24,7 +25,7 @@ export async function friendSummaries(db: Db, me: string, only?: string): Promis
     )
     .select(['u.id', 'u.firstName', 'u.lastName', 'u.profileImageUrl'])
     .where('f.status', '=', 'accepted')
-    .where((eb) => eb.or([eb('f.requesterId', '=', me), eb('f.addresseeId', '=', me)]));
+    .where((eb) => involves(eb, 'f.requesterId', 'f.addresseeId', me));
   if (only !== undefined) q = q.where('u.id', '=', only);
   return q.orderBy('u.id').execute();
 }
@@ -37,9 +38,8 @@ function pingsOf(db: Db, me: string, since: string, only?: string) {
   let q = db
     .selectFrom('pings')
     .where('createdAt', '>=', since)
-    .where((eb) => eb.or([eb('senderId', '=', me), eb('receiverId', '=', me)]));
-  if (only !== undefined)
-    q = q.where((eb) => eb.or([eb('senderId', '=', only), eb('receiverId', '=', only)]));
+    .where((eb) => involves(eb, 'senderId', 'receiverId', me));
+  if (only !== undefined) q = q.where((eb) => involves(eb, 'senderId', 'receiverId', only));
   return q;
 }
 
@@ -97,9 +97,8 @@ export async function moodsSharedSince(
     .selectFrom('moods')
     .select((eb) => ['userId', 'friendId', eb.fn.countAll<number>().as('n')])
     .where('createdAt', '>=', since)
-    .where((eb) => eb.or([eb('userId', '=', me), eb('friendId', '=', me)]));
-  if (only !== undefined)
-    q = q.where((eb) => eb.or([eb('userId', '=', only), eb('friendId', '=', only)]));
+    .where((eb) => involves(eb, 'userId', 'friendId', me));
+  if (only !== undefined) q = q.where((eb) => involves(eb, 'userId', 'friendId', only));
   const rows = await q.groupBy(['userId', 'friendId']).execute();
   const out = new Map<string, number>();
   for (const r of rows) {

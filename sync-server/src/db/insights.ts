@@ -5,6 +5,7 @@
  */
 import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import type { Db } from './connection';
+import { involves, linksBoth } from './two-people';
 import type { MomentsTable, PacksTable, PromptsTable } from './schema';
 
 const dayOf = (ref: Expression<string>) => sql<string>`substr(${ref}, 1, 10)`;
@@ -12,14 +13,7 @@ const num = (v: unknown) => Number(v ?? 0);
 
 /** Pings between two people: sent by `a` to `b` or by `b` to `a`. */
 function pairPings(db: Db, a: string, b: string) {
-  return db
-    .selectFrom('pings')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('senderId', '=', a), eb('receiverId', '=', b)]),
-        eb.and([eb('senderId', '=', b), eb('receiverId', '=', a)]),
-      ]),
-    );
+  return db.selectFrom('pings').where((eb) => linksBoth(eb, 'senderId', 'receiverId', a, b));
 }
 
 export interface PairCounts {
@@ -146,7 +140,7 @@ export interface PingTotals {
 export async function pingTotals(db: Db, me: string, since: string): Promise<PingTotals> {
   const r = await db
     .selectFrom('pings')
-    .where((eb) => eb.or([eb('senderId', '=', me), eb('receiverId', '=', me)]))
+    .where((eb) => involves(eb, 'senderId', 'receiverId', me))
     .select((eb) => {
       const count = (cond: Expression<SqlBool>) =>
         eb.fn.sum<number>(eb.case().when(cond).then(1).else(0).end());
@@ -198,7 +192,7 @@ export async function countFriendshipsAcceptedSince(
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('status', '=', 'accepted')
     .where('acceptedAt', '>=', since)
-    .where((eb) => eb.or([eb('requesterId', '=', me), eb('addresseeId', '=', me)]))
+    .where((eb) => involves(eb, 'requesterId', 'addresseeId', me))
     .executeTakeFirst();
   return num(r?.n);
 }
@@ -249,7 +243,7 @@ export async function firstAcceptedAnchorAt(db: Db, me: string): Promise<string 
     .selectFrom('anchors')
     .select((eb) => eb.fn.min('respondedAt').as('at'))
     .where('status', '=', 'accepted')
-    .where((eb) => eb.or([eb('userId', '=', me), eb('friendId', '=', me)]))
+    .where((eb) => involves(eb, 'userId', 'friendId', me))
     .executeTakeFirst();
   return r?.at ?? null;
 }
@@ -260,7 +254,7 @@ export async function nthFriendAt(db: Db, me: string, n: number): Promise<string
     .selectFrom('friendships')
     .select((eb) => eb.fn.coalesce('acceptedAt', 'createdAt').as('at'))
     .where('status', '=', 'accepted')
-    .where((eb) => eb.or([eb('requesterId', '=', me), eb('addresseeId', '=', me)]))
+    .where((eb) => involves(eb, 'requesterId', 'addresseeId', me))
     .orderBy('at')
     .limit(1)
     .offset(n - 1)

@@ -6,6 +6,7 @@ import type { Mood, MoodName } from '@pingme/shared';
 import type { Db } from './connection';
 import { idsWithParty } from './paging';
 import type { MoodsTable } from './schema';
+import { involves } from './two-people';
 import type { Selectable } from 'kysely';
 
 export type MoodRow = Selectable<MoodsTable>;
@@ -32,7 +33,7 @@ export async function loadMoods(db: Db, viewerId: string, ids: string[]): Promis
     .selectFrom('moods')
     .selectAll()
     .where('id', 'in', [...new Set(ids)])
-    .where((eb) => eb.or([eb('userId', '=', viewerId), eb('friendId', '=', viewerId)]))
+    .where((eb) => involves(eb, 'userId', 'friendId', viewerId))
     .orderBy('id')
     .execute();
   return rows.map(toMood);

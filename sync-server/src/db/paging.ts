@@ -3,6 +3,7 @@
  * a party to, for the tables whose rows link two people.
  */
 import type { Db } from './connection';
+import { involves } from './two-people';
 
 /** The two people of a row, by table. */
 const PARTIES = {
@@ -23,7 +24,7 @@ export async function idsWithParty(
   let q = db
     .selectFrom(table)
     .select('id')
-    .where((eb) => eb.or([eb(one, '=', viewerId), eb(other, '=', viewerId)]));
+    .where((eb) => involves(eb, one, other, viewerId));
   if (afterId !== undefined) q = q.where('id', '>', afterId);
   const rows = await q.orderBy('id').limit(limit).execute();
   return rows.map((r) => r.id);

@@ -102,14 +102,7 @@ export async function loadAnchor(
  * Ids of every anchor the viewer is part of (any status), in id order, after `afterId`: pages of a
  * full snapshot for /api/sync/pull.
  */
-export async function visibleAnchorIds(
-  db: Db,
-  viewerId: string,
-  afterId: string | undefined,
-  limit: number,
-): Promise<string[]> {
-  return idsWithParty(db, 'anchors', viewerId, afterId, limit);
-}
+export const visibleAnchorIds = idsWithParty('anchors');
 
 /** The accepted anchors the viewer is part of, either direction, newest first. */
 export async function listAcceptedAnchors(db: Db, viewerId: string): Promise<Anchor[]> {

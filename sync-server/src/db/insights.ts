@@ -3,13 +3,27 @@
  * and ping packs. Times are ISO-8601 UTC strings, so comparing them as text compares instants and
  * their first 10 characters are the UTC day.
  */
-import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Selectable,
+  type SqlBool,
+} from 'kysely';
 import type { Db } from './connection';
 import { involves, linksBoth } from './two-people';
 import type { MomentsTable, PacksTable, PromptsTable } from './schema';
 
 const dayOf = (ref: Expression<string>) => sql<string>`substr(${ref}, 1, 10)`;
 const num = (v: unknown) => Number(v ?? 0);
+
+/** `sum(case when cond then 1 else 0 end)`: how many of the rows meet cond. */
+function countWhen<DB, TB extends keyof DB>(
+  eb: ExpressionBuilder<DB, TB>,
+  cond: Expression<SqlBool>,
+) {
+  return eb.fn.sum<number>(eb.case().when(cond).then(1).else(0).end());
+}
 
 /** Pings between two people: sent by `a` to `b` or by `b` to `a`. */
 function pairPings(db: Db, a: string, b: string) {
@@ -31,29 +45,15 @@ export async function pairCounts(
   since: string,
 ): Promise<PairCounts> {
   const r = await pairPings(db, me, friend)
-    .select((eb) => [
-      eb.fn
-        .sum<number>(
-          eb
-            .case()
-            .when(eb.and([eb('senderId', '=', me), eb('createdAt', '>=', since)]))
-            .then(1)
-            .else(0)
-            .end(),
-        )
-        .as('sent'),
-      eb.fn
-        .sum<number>(
-          eb
-            .case()
-            .when(eb.and([eb('senderId', '=', friend), eb('createdAt', '>=', since)]))
-            .then(1)
-            .else(0)
-            .end(),
-        )
-        .as('received'),
-      eb.fn.max('createdAt').as('lastAt'),
-    ])
+    .select((eb) => {
+      const sentSince = (sender: string) =>
+        countWhen(eb, eb.and([eb('senderId', '=', sender), eb('createdAt', '>=', since)]));
+      return [
+        sentSince(me).as('sent'),
+        sentSince(friend).as('received'),
+        eb.fn.max('createdAt').as('lastAt'),
+      ];
+    })
     .executeTakeFirst();
   return { sent: num(r?.sent), received: num(r?.received), lastAt: r?.lastAt ?? null };
 }
@@ -142,8 +142,7 @@ export async function pingTotals(db: Db, me: string, since: string): Promise<Pin
     .selectFrom('pings')
     .where((eb) => involves(eb, 'senderId', 'receiverId', me))
     .select((eb) => {
-      const count = (cond: Expression<SqlBool>) =>
-        eb.fn.sum<number>(eb.case().when(cond).then(1).else(0).end());
+      const count = (cond: Expression<SqlBool>) => countWhen(eb, cond);
       return [
         count(eb('senderId', '=', me)).as('totalSent'),
         count(eb.and([eb('senderId', '=', me), eb('createdAt', '>=', since)])).as('sentSince'),

@@ -40,14 +40,7 @@ export async function loadMoods(db: Db, viewerId: string, ids: string[]): Promis
 }
 
 /** Ids of every mood the viewer shared or received, in id order, after `afterId` (snapshot pages). */
-export async function visibleMoodIds(
-  db: Db,
-  viewerId: string,
-  afterId: string | undefined,
-  limit: number,
-): Promise<string[]> {
-  return idsWithParty(db, 'moods', viewerId, afterId, limit);
-}
+export const visibleMoodIds = idsWithParty('moods');
 
 export async function findMoodRow(db: Db, id: string): Promise<MoodRow | undefined> {
   return db.selectFrom('moods').selectAll().where('id', '=', id).executeTakeFirst();

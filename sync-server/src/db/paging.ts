@@ -12,20 +12,24 @@ const PARTIES = {
   friendships: ['requesterId', 'addresseeId'],
 } as const;
 
-/** Ids of `table`'s rows with viewerId on either side, ascending, after `afterId`, at most `limit`. */
-export async function idsWithParty(
-  db: Db,
-  table: keyof typeof PARTIES,
-  viewerId: string,
-  afterId: string | undefined,
-  limit: number,
-): Promise<string[]> {
+/**
+ * The snapshot pager of `table`: the ids of its rows with viewerId on either side, ascending,
+ * after `afterId`, at most `limit`.
+ */
+export function idsWithParty(table: keyof typeof PARTIES) {
   const [one, other] = PARTIES[table];
-  let q = db
-    .selectFrom(table)
-    .select('id')
-    .where((eb) => involves(eb, one, other, viewerId));
-  if (afterId !== undefined) q = q.where('id', '>', afterId);
-  const rows = await q.orderBy('id').limit(limit).execute();
-  return rows.map((r) => r.id);
+  return async (
+    db: Db,
+    viewerId: string,
+    afterId: string | undefined,
+    limit: number,
+  ): Promise<string[]> => {
+    let q = db
+      .selectFrom(table)
+      .select('id')
+      .where((eb) => involves(eb, one, other, viewerId));
+    if (afterId !== undefined) q = q.where('id', '>', afterId);
+    const rows = await q.orderBy('id').limit(limit).execute();
+    return rows.map((r) => r.id);
+  };
 }

@@ -64,14 +64,7 @@ export async function usersByIds(db: Db, ids: string[]): Promise<UserRow[]> {
 }
 
 /** Ids of every friendship row viewerId is part of, ascending, after `afterId`, at most `limit`. */
-export async function friendshipIdsOf(
-  db: Db,
-  viewerId: string,
-  afterId: string | undefined,
-  limit: number,
-): Promise<string[]> {
-  return idsWithParty(db, 'friendships', viewerId, afterId, limit);
-}
+export const friendshipIdsOf = idsWithParty('friendships');
 
 /** The two people of each existing friendship row among `ids`, whoever asks. */
 export async function friendshipParties(

@@ -3,21 +3,14 @@
  * a party to, for the tables whose rows link two people.
  */
 import type { Db } from './connection';
-import { involves } from './two-people';
-
-/** The two people of a row, by table. */
-const PARTIES = {
-  anchors: ['userId', 'friendId'],
-  moods: ['userId', 'friendId'],
-  friendships: ['requesterId', 'addresseeId'],
-} as const;
+import { involves, PARTY_COLUMNS, type TwoPersonTable } from './two-people';
 
 /**
  * The snapshot pager of `table`: the ids of its rows with viewerId on either side, ascending,
  * after `afterId`, at most `limit`.
  */
-export function idsWithParty(table: keyof typeof PARTIES) {
-  const [one, other] = PARTIES[table];
+export function idsWithParty(table: TwoPersonTable) {
+  const [one, other] = PARTY_COLUMNS[table];
   return async (
     db: Db,
     viewerId: string,

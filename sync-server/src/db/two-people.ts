@@ -11,6 +11,16 @@ import type {
   StringReference,
 } from 'kysely';
 
+/** The two person columns of each table whose rows link two people. */
+export const PARTY_COLUMNS = {
+  friendships: ['requesterId', 'addresseeId'],
+  pings: ['senderId', 'receiverId'],
+  anchors: ['userId', 'friendId'],
+  moods: ['userId', 'friendId'],
+} as const;
+
+export type TwoPersonTable = keyof typeof PARTY_COLUMNS;
+
 /** A person's id (or, for `linksAnyOf`'s others, a list of ids) compared with a column of TB. */
 type Person<DB, TB extends keyof DB> = OperandValueExpressionOrList<
   DB,

@@ -5,7 +5,7 @@
 import { uuidv7, type ReactionType } from '@pingme/shared';
 import { recordChange } from './changes';
 import type { Db } from './connection';
-import { linksBoth } from './two-people';
+import { pingsBetween } from './pings';
 
 export interface DemoPing {
   senderId: string;
@@ -19,10 +19,8 @@ export interface DemoPing {
 }
 
 export async function countPingsBetween(db: Db, a: string, b: string): Promise<number> {
-  const r = await db
-    .selectFrom('pings')
+  const r = await pingsBetween(db, a, b)
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where((eb) => linksBoth(eb, 'senderId', 'receiverId', a, b))
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }

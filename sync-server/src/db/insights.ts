@@ -11,7 +11,8 @@ import {
   type SqlBool,
 } from 'kysely';
 import type { Db } from './connection';
-import { involves, linksBoth } from './two-people';
+import { pingsBetween } from './pings';
+import { involves } from './two-people';
 import type { MomentsTable, PacksTable, PromptsTable } from './schema';
 
 const dayOf = (ref: Expression<string>) => sql<string>`substr(${ref}, 1, 10)`;
@@ -23,11 +24,6 @@ function countWhen<DB, TB extends keyof DB>(
   cond: Expression<SqlBool>,
 ) {
   return eb.fn.sum<number>(eb.case().when(cond).then(1).else(0).end());
-}
-
-/** Pings between two people: sent by `a` to `b` or by `b` to `a`. */
-function pairPings(db: Db, a: string, b: string) {
-  return db.selectFrom('pings').where((eb) => linksBoth(eb, 'senderId', 'receiverId', a, b));
 }
 
 export interface PairCounts {
@@ -44,7 +40,7 @@ export async function pairCounts(
   friend: string,
   since: string,
 ): Promise<PairCounts> {
-  const r = await pairPings(db, me, friend)
+  const r = await pingsBetween(db, me, friend)
     .select((eb) => {
       const sentSince = (sender: string) =>
         countWhen(eb, eb.and([eb('senderId', '=', sender), eb('createdAt', '>=', since)]));
@@ -65,7 +61,7 @@ export async function pairDailyCounts(
   friend: string,
   since: string,
 ): Promise<Map<string, number>> {
-  const rows = await pairPings(db, me, friend)
+  const rows = await pingsBetween(db, me, friend)
     .where('createdAt', '>=', since)
     .select((eb) => [dayOf(eb.ref('createdAt')).as('day'), eb.fn.countAll<number>().as('n')])
     .groupBy((eb) => dayOf(eb.ref('createdAt')))
@@ -83,7 +79,7 @@ export interface PromptCount {
  * used first; ties go to the prompt used most recently.
  */
 async function topPrompts(
-  q: ReturnType<typeof pairPings>,
+  q: ReturnType<typeof pingsBetween>,
   since: string | undefined,
   limit: number,
 ): Promise<PromptCount[]> {
@@ -116,7 +112,7 @@ export function topPromptsBetween(
   since: string,
   limit: number,
 ): Promise<PromptCount[]> {
-  return topPrompts(pairPings(db, me, friend), since, limit);
+  return topPrompts(pingsBetween(db, me, friend), since, limit);
 }
 
 /** The prompts `me` sent most, since `since` (or ever). */

@@ -391,6 +391,11 @@ export async function receivedPingIds(db: Db, viewerId: string, limit: number): 
   return rows.map((r) => r.id);
 }
 
+/** Pings between two people: sent by `a` to `b` or by `b` to `a`. */
+export function pingsBetween(db: Db, a: string, b: string) {
+  return db.selectFrom('pings').where((eb) => linksBoth(eb, 'senderId', 'receiverId', a, b));
+}
+
 /** Pings between two people, both directions, newest first. */
 export async function pingIdsBetween(
   db: Db,
@@ -398,10 +403,8 @@ export async function pingIdsBetween(
   b: string,
   limit: number,
 ): Promise<string[]> {
-  const rows = await db
-    .selectFrom('pings')
+  const rows = await pingsBetween(db, a, b)
     .select('id')
-    .where((eb) => linksBoth(eb, 'senderId', 'receiverId', a, b))
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
@@ -416,12 +419,7 @@ export async function pingIdsReadSince(
   b: string,
   since: string,
 ): Promise<string[]> {
-  const rows = await db
-    .selectFrom('pings')
-    .select('id')
-    .where((eb) => linksBoth(eb, 'senderId', 'receiverId', a, b))
-    .where('readAt', '>=', since)
-    .execute();
+  const rows = await pingsBetween(db, a, b).select('id').where('readAt', '>=', since).execute();
   return rows.map((r) => r.id);
 }
 

@@ -5,9 +5,9 @@
  */
 import type { Anchor } from '@pingme/shared';
 import type { Db } from './connection';
-import { involves, linksBoth } from './two-people';
 import { idsWithParty } from './paging';
 import type { AnchorRow } from './schema';
+import { involves, linksBoth } from './two-people';
 
 export type AnchorStatus = AnchorRow['status'];
 const ACTIVE: AnchorStatus[] = ['pending', 'accepted'];

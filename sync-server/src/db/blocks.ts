@@ -7,9 +7,9 @@
 import type { UserSummary } from '@pingme/shared';
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from './connection';
-import { linksAnyOf, linksBoth } from './two-people';
 import { chunks } from './chunks';
 import type { Database } from './schema';
+import { linksAnyOf, linksBoth } from './two-people';
 
 /** Either person has blocked the other. */
 export async function isBlockedEitherWay(db: Db, a: string, b: string): Promise<boolean> {

@@ -1,10 +1,11 @@
 /**
  * Read queries behind /api/friends: the friend list, one friend, the stats of a friendship and
- * the pending requests. Mutations of the friendships table live in friendships.ts.
+ * the pending requests (the sync views read friends through `linkedUsers` too). Mutations of the
+ * friendships table live in friendships.ts.
  */
 import type { Db } from './connection';
-import { linksBoth } from './two-people';
 import type { UserRow } from './schema';
+import { linksBoth } from './two-people';
 
 type Side = 'either' | 'sent' | 'received';
 

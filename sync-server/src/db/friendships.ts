@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from './connection';
-import { involves, linksBoth } from './two-people';
 import { nowIso } from './connection';
 import type { FriendshipRow } from './schema';
+import { involves, linksBoth } from './two-people';
 
 /** The one row, whatever its status, between two people. */
 export async function findFriendshipBetween(

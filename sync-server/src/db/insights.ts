@@ -12,8 +12,8 @@ import {
 } from 'kysely';
 import type { Db } from './connection';
 import { pingsBetween } from './pings';
-import { involves } from './two-people';
 import type { MomentsTable, PacksTable, PromptsTable } from './schema';
+import { involves } from './two-people';
 
 const dayOf = (ref: Expression<string>) => sql<string>`substr(${ref}, 1, 10)`;
 const num = (v: unknown) => Number(v ?? 0);

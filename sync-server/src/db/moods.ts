@@ -6,8 +6,8 @@ import type { Mood, MoodName } from '@pingme/shared';
 import type { Db } from './connection';
 import { idsWithParty } from './paging';
 import type { MoodsTable } from './schema';
-import { involves } from './two-people';
 import type { Selectable } from 'kysely';
+import { involves } from './two-people';
 
 export type MoodRow = Selectable<MoodsTable>;
 

@@ -6,9 +6,9 @@
 import type { Relation } from '@pingme/shared';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from './connection';
-import { involves, linksAnyOf } from './two-people';
 import { blockedWith } from './blocks';
 import type { Database, UserRow } from './schema';
+import { involves, linksAnyOf } from './two-people';
 
 /** The columns a search row or a suggestion needs. */
 export type PersonRow = Pick<

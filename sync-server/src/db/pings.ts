@@ -7,10 +7,10 @@ import { DEFAULT_PROMPT_EMOJI, type Ping, type UserSummary } from '@pingme/share
 import { blocksWith } from './blocks';
 import { compiledOnce } from './compiled';
 import type { Db } from './connection';
-import { involves, linksBoth } from './two-people';
 import { nowIso } from './connection';
 import type { PingKind, PingRow, PingsTable } from './schema';
 import { chunks, loadInOrder, readInChunks } from './chunks';
+import { involves, linksBoth } from './two-people';
 
 /** What one send puts in every ping it creates. */
 export type PingContent = Pick<

@@ -8,8 +8,8 @@ import { chunks, readInChunks } from './chunks';
 import type { Db } from './connection';
 import { linkedUsers, type LinkedUser } from './friends-queries';
 import { idsWithParty } from './paging';
-import { involves, linksAnyOf } from './two-people';
 import type { FriendshipRow, UserRow } from './schema';
+import { involves, linksAnyOf } from './two-people';
 
 /** Accepted friends of viewerId among `ids` (all of them when `ids` is undefined). */
 export async function friendsAmong(

@@ -217,6 +217,22 @@ export async function seedWorld(db: Db, config: Config, sizes: SeedSizes): Promi
 
   const befriend = (trx: Db, a: BenchUser, b: BenchUser) => steps.befriend(trx, a.id, b.id);
 
+  /** `n` new people named for `role`, made one after another; `each` runs on each as it is made. */
+  async function people(
+    trx: Db,
+    role: string,
+    n: number,
+    each?: (p: BenchUser) => Promise<void>,
+  ): Promise<BenchUser[]> {
+    const made: BenchUser[] = [];
+    for (let i = 0; i < n; i++) {
+      const p = await person(trx, role);
+      await each?.(p);
+      made.push(p);
+    }
+    return made;
+  }
+
   let prompt: SeedPrompt = { id: '', text: '', emoji: '👋' };
   const pings = (trx: Db, list: { sender: string; receiver: string; at: number }[]) =>
     steps.pings(trx, prompt, list);
@@ -228,8 +244,7 @@ export async function seedWorld(db: Db, config: Config, sizes: SeedSizes): Promi
     prompt = { id, text, emoji: '👋' };
 
     // 1 + 3: the ring.
-    const users: BenchUser[] = [];
-    for (let i = 0; i < sizes.ringUsers; i++) users.push(await person(trx, 'ring'));
+    const users = await people(trx, 'ring', sizes.ringUsers);
     const pairs: [number, number][] = [];
     for (let i = 0; i < users.length; i++) {
       for (const d of [1, 2]) {
@@ -251,12 +266,9 @@ export async function seedWorld(db: Db, config: Config, sizes: SeedSizes): Promi
 
     // 2: delivery.
     const receiver = await person(trx, 'receiver');
-    const senders: BenchUser[] = [];
-    for (let i = 0; i < sizes.deliverySenders; i++) {
-      const s = await person(trx, 'sender');
-      await befriend(trx, s, receiver);
-      senders.push(s);
-    }
+    const senders = await people(trx, 'sender', sizes.deliverySenders, (s) =>
+      befriend(trx, s, receiver),
+    );
     const otherSockets: BenchUser[] = [];
     for (let i = 0; i < sizes.otherUsers; i++) {
       const u = await person(trx, 'other');
@@ -268,12 +280,9 @@ export async function seedWorld(db: Db, config: Config, sizes: SeedSizes): Promi
 
     // 4: one person, their friends and a long history, spread over the last 60 days.
     const pullPerson = await person(trx, 'puller');
-    const friends: BenchUser[] = [];
-    for (let i = 0; i < sizes.pullFriends; i++) {
-      const f = await person(trx, 'friend');
-      await befriend(trx, pullPerson, f);
-      friends.push(f);
-    }
+    const friends = await people(trx, 'friend', sizes.pullFriends, (f) =>
+      befriend(trx, pullPerson, f),
+    );
     const history = Array.from({ length: sizes.pullPings }, (_, k) => {
       const friend = friends[k % friends.length]!;
       const mine = k % 2 === 0;

@@ -7,6 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from './connection';
+import { involves, PARTY_COLUMNS, type TwoPersonTable } from './two-people';
 
 export interface Held {
   id: string;
@@ -26,33 +27,17 @@ export interface DeletionAudience {
 }
 
 export async function deletionAudience(db: Db, userId: string): Promise<DeletionAudience> {
-  const other = (a: string, b: string) => (a === userId ? b : a);
-  const friendships = await db
-    .selectFrom('friendships')
-    .select(['id', 'requesterId', 'addresseeId'])
-    .where((eb) => eb.or([eb('requesterId', '=', userId), eb('addresseeId', '=', userId)]))
-    .execute();
-  const pings = await db
-    .selectFrom('pings')
-    .select(['id', 'senderId', 'receiverId'])
-    .where((eb) => eb.or([eb('senderId', '=', userId), eb('receiverId', '=', userId)]))
-    .execute();
-  const anchors = await db
-    .selectFrom('anchors')
-    .select(['id', 'userId', 'friendId'])
-    .where((eb) => eb.or([eb('userId', '=', userId), eb('friendId', '=', userId)]))
-    .execute();
-  const moods = await db
-    .selectFrom('moods')
-    .select(['id', 'userId', 'friendId'])
-    .where((eb) => eb.or([eb('userId', '=', userId), eb('friendId', '=', userId)]))
-    .execute();
+  const friendships = await heldWith(db, 'friendships', userId);
+  // A ping to oneself has nobody else to tell.
+  const pings = (await heldWith(db, 'pings', userId)).filter((p) => p.otherId !== userId);
+  const anchors = await heldWith(db, 'anchors', userId);
+  const moods = await heldWith(db, 'moods', userId);
   const moments = await db
     .selectFrom('moments')
     .innerJoin('pings', 'pings.id', 'moments.pingId')
     .select(['moments.id', 'moments.userId'])
     .where('moments.userId', '!=', userId)
-    .where((eb) => eb.or([eb('pings.senderId', '=', userId), eb('pings.receiverId', '=', userId)]))
+    .where((eb) => involves(eb, 'pings.senderId', 'pings.receiverId', userId))
     .execute();
   const assignments = await db
     .selectFrom('promptAssignments')
@@ -60,19 +45,18 @@ export async function deletionAudience(db: Db, userId: string): Promise<Deletion
     .where('friendId', '=', userId)
     .where('ownerId', '!=', userId)
     .execute();
-  return {
-    friendships: friendships.map((r) => ({
-      id: r.id,
-      otherId: other(r.requesterId, r.addresseeId),
-    })),
-    pings: pings
-      .filter((r) => r.senderId !== r.receiverId)
-      .map((r) => ({ id: r.id, otherId: other(r.senderId, r.receiverId) })),
-    anchors: anchors.map((r) => ({ id: r.id, otherId: other(r.userId, r.friendId) })),
-    moods: moods.map((r) => ({ id: r.id, otherId: other(r.userId, r.friendId) })),
-    moments,
-    assignments,
-  };
+  return { friendships, pings, anchors, moods, moments, assignments };
+}
+
+/** The rows of `table` that userId is part of, each with the other person. */
+async function heldWith(db: Db, table: TwoPersonTable, userId: string): Promise<Held[]> {
+  const [one, two] = PARTY_COLUMNS[table];
+  const rows = await db
+    .selectFrom(table)
+    .select(['id', one, two])
+    .where((eb) => involves(eb, one, two, userId))
+    .execute();
+  return rows.map((r) => ({ id: r.id, otherId: r[one] === userId ? r[two] : r[one] }));
 }
 
 /**

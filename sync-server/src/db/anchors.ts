@@ -7,6 +7,7 @@ import type { Anchor } from '@pingme/shared';
 import type { Db } from './connection';
 import { idsWithParty } from './paging';
 import type { AnchorRow } from './schema';
+import { involves, linksBoth } from './two-people';
 
 export type AnchorStatus = AnchorRow['status'];
 const ACTIVE: AnchorStatus[] = ['pending', 'accepted'];
@@ -37,7 +38,7 @@ function anchorsWithPeople(db: Db, viewerId: string) {
       'f.profileImageUrl as fProfileImageUrl',
       'f.email as fEmail',
     ])
-    .where((eb) => eb.or([eb('a.userId', '=', viewerId), eb('a.friendId', '=', viewerId)]));
+    .where((eb) => involves(eb, 'a.userId', 'a.friendId', viewerId));
 }
 
 type JoinedRow = Awaited<ReturnType<ReturnType<typeof anchorsWithPeople>['execute']>>[number];
@@ -101,14 +102,7 @@ export async function loadAnchor(
  * Ids of every anchor the viewer is part of (any status), in id order, after `afterId`: pages of a
  * full snapshot for /api/sync/pull.
  */
-export async function visibleAnchorIds(
-  db: Db,
-  viewerId: string,
-  afterId: string | undefined,
-  limit: number,
-): Promise<string[]> {
-  return idsWithParty(db, 'anchors', viewerId, afterId, limit);
-}
+export const visibleAnchorIds = idsWithParty('anchors');
 
 /** The accepted anchors the viewer is part of, either direction, newest first. */
 export async function listAcceptedAnchors(db: Db, viewerId: string): Promise<Anchor[]> {
@@ -145,12 +139,7 @@ export async function activeAnchorsBetween(db: Db, a: string, b: string): Promis
     .selectFrom('anchors')
     .selectAll()
     .where('status', 'in', ACTIVE)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('userId', '=', a), eb('friendId', '=', b)]),
-        eb.and([eb('userId', '=', b), eb('friendId', '=', a)]),
-      ]),
-    )
+    .where((eb) => linksBoth(eb, 'userId', 'friendId', a, b))
     .execute();
 }
 

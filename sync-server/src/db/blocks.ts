@@ -7,20 +7,16 @@
 import type { UserSummary } from '@pingme/shared';
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from './connection';
-import { chunks } from './prompts';
+import { chunks } from './chunks';
 import type { Database } from './schema';
+import { linksAnyOf, linksBoth } from './two-people';
 
 /** Either person has blocked the other. */
 export async function isBlockedEitherWay(db: Db, a: string, b: string): Promise<boolean> {
   const row = await db
     .selectFrom('blocks')
     .select('blockerId')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('blockerId', '=', a), eb('blockedId', '=', b)]),
-        eb.and([eb('blockerId', '=', b), eb('blockedId', '=', a)]),
-      ]),
-    )
+    .where((eb) => linksBoth(eb, 'blockerId', 'blockedId', a, b))
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -39,12 +35,7 @@ export async function blocksWith(
     const rows = await db
       .selectFrom('blocks')
       .select(['blockerId', 'blockedId', 'createdAt'])
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('blockerId', '=', me), eb('blockedId', 'in', part)]),
-          eb.and([eb('blockedId', '=', me), eb('blockerId', 'in', part)]),
-        ]),
-      )
+      .where((eb) => linksAnyOf(eb, 'blockerId', 'blockedId', me, part))
       .execute();
     for (const r of rows) {
       const other = r.blockerId === me ? r.blockedId : r.blockerId;
@@ -149,12 +140,7 @@ export async function listBlocked(db: Db, blockerId: string): Promise<BlockedRow
 export async function deleteAnchorsBetween(db: Db, a: string, b: string): Promise<string[]> {
   const rows = await db
     .deleteFrom('anchors')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('userId', '=', a), eb('friendId', '=', b)]),
-        eb.and([eb('userId', '=', b), eb('friendId', '=', a)]),
-      ]),
-    )
+    .where((eb) => linksBoth(eb, 'userId', 'friendId', a, b))
     .returning('id')
     .execute();
   return rows.map((r) => r.id);
@@ -168,12 +154,7 @@ export async function deleteAssignmentsBetween(
 ): Promise<{ ownerId: string; promptId: string }[]> {
   return db
     .deleteFrom('promptAssignments')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('ownerId', '=', a), eb('friendId', '=', b)]),
-        eb.and([eb('ownerId', '=', b), eb('friendId', '=', a)]),
-      ]),
-    )
+    .where((eb) => linksBoth(eb, 'ownerId', 'friendId', a, b))
     .returning(['ownerId', 'promptId'])
     .execute();
 }
@@ -181,11 +162,6 @@ export async function deleteAssignmentsBetween(
 export async function deleteEnergySnapshotsBetween(db: Db, a: string, b: string): Promise<void> {
   await db
     .deleteFrom('energySnapshots')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('userId', '=', a), eb('friendId', '=', b)]),
-        eb.and([eb('userId', '=', b), eb('friendId', '=', a)]),
-      ]),
-    )
+    .where((eb) => linksBoth(eb, 'userId', 'friendId', a, b))
     .execute();
 }

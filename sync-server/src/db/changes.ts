@@ -17,7 +17,7 @@ import { sql } from 'kysely';
 import { compiledOnce } from './compiled';
 import type { Db } from './connection';
 import { nowIso } from './connection';
-import { chunks } from './prompts';
+import { chunks } from './chunks';
 import type { ChangeOp } from './schema';
 
 /** Every kind of record a device mirrors; docs/sync.md describes each one's pull shape. */

@@ -5,6 +5,7 @@
 import { uuidv7, type ReactionType } from '@pingme/shared';
 import { recordChange } from './changes';
 import type { Db } from './connection';
+import { pingsBetween } from './pings';
 
 export interface DemoPing {
   senderId: string;
@@ -18,15 +19,8 @@ export interface DemoPing {
 }
 
 export async function countPingsBetween(db: Db, a: string, b: string): Promise<number> {
-  const r = await db
-    .selectFrom('pings')
+  const r = await pingsBetween(db, a, b)
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('senderId', '=', a), eb('receiverId', '=', b)]),
-        eb.and([eb('senderId', '=', b), eb('receiverId', '=', a)]),
-      ]),
-    )
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }

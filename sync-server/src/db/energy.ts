@@ -6,6 +6,7 @@ import type { UserSummary } from '@pingme/shared';
 import { sql, type Expression, type Selectable } from 'kysely';
 import type { Db } from './connection';
 import type { EnergySnapshotsTable } from './schema';
+import { involves, PARTY_COLUMNS } from './two-people';
 
 const num = (v: unknown) => Number(v ?? 0);
 const dayOf = (ref: Expression<string>) => sql<string>`substr(${ref}, 1, 10)`;
@@ -24,7 +25,7 @@ export async function friendSummaries(db: Db, me: string, only?: string): Promis
     )
     .select(['u.id', 'u.firstName', 'u.lastName', 'u.profileImageUrl'])
     .where('f.status', '=', 'accepted')
-    .where((eb) => eb.or([eb('f.requesterId', '=', me), eb('f.addresseeId', '=', me)]));
+    .where((eb) => involves(eb, 'f.requesterId', 'f.addresseeId', me));
   if (only !== undefined) q = q.where('u.id', '=', only);
   return q.orderBy('u.id').execute();
 }
@@ -33,34 +34,39 @@ export async function friendSummaries(db: Db, me: string, only?: string): Promis
 const other = (me: string, r: { senderId: string; receiverId: string }) =>
   r.senderId === me ? r.receiverId : r.senderId;
 
-function pingsOf(db: Db, me: string, since: string, only?: string) {
+/** Rows of `table` since `since` between `me` and anyone (or only `only`), either way. */
+function rowsWith(db: Db, table: 'pings' | 'moods', me: string, since: string, only?: string) {
+  const [x, y] = PARTY_COLUMNS[table];
   let q = db
-    .selectFrom('pings')
+    .selectFrom(table)
     .where('createdAt', '>=', since)
-    .where((eb) => eb.or([eb('senderId', '=', me), eb('receiverId', '=', me)]));
-  if (only !== undefined)
-    q = q.where((eb) => eb.or([eb('senderId', '=', only), eb('receiverId', '=', only)]));
+    .where((eb) => involves(eb, x, y, me));
+  if (only !== undefined) q = q.where((eb) => involves(eb, x, y, only));
   return q;
 }
 
-/** Pings exchanged (both ways) with each other person since `since`. */
-export async function pingsExchangedSince(
-  db: Db,
-  me: string,
-  since: string,
-  only?: string,
-): Promise<Map<string, number>> {
-  const rows = await pingsOf(db, me, since, only)
-    .select((eb) => ['senderId', 'receiverId', eb.fn.countAll<number>().as('n')])
-    .groupBy(['senderId', 'receiverId'])
-    .execute();
-  const out = new Map<string, number>();
-  for (const r of rows) {
-    const id = other(me, r);
-    out.set(id, (out.get(id) ?? 0) + num(r.n));
-  }
-  return out;
+/**
+ * For `table`: how many of its rows since `since` `me` shares with each other person (or only
+ * `only`), either way.
+ */
+function countsPerOther(table: 'pings' | 'moods') {
+  const [x, y] = PARTY_COLUMNS[table];
+  return async (db: Db, me: string, since: string, only?: string): Promise<Map<string, number>> => {
+    const rows = await rowsWith(db, table, me, since, only)
+      .select((eb) => [x, y, eb.fn.countAll<number>().as('n')])
+      .groupBy([x, y])
+      .execute();
+    const out = new Map<string, number>();
+    for (const r of rows) {
+      const id = r[x] === me ? r[y] : r[x];
+      out.set(id, (out.get(id) ?? 0) + num(r.n));
+    }
+    return out;
+  };
 }
+
+/** Pings exchanged (both ways) with each other person since `since`. */
+export const pingsExchangedSince = countsPerOther('pings');
 
 /** Per sender: pings `me` received since `since`, and how many of them `me` reacted to. */
 export async function reactedShareSince(
@@ -87,27 +93,7 @@ export async function reactedShareSince(
 }
 
 /** Moods shared either way with each other person since `since`. */
-export async function moodsSharedSince(
-  db: Db,
-  me: string,
-  since: string,
-  only?: string,
-): Promise<Map<string, number>> {
-  let q = db
-    .selectFrom('moods')
-    .select((eb) => ['userId', 'friendId', eb.fn.countAll<number>().as('n')])
-    .where('createdAt', '>=', since)
-    .where((eb) => eb.or([eb('userId', '=', me), eb('friendId', '=', me)]));
-  if (only !== undefined)
-    q = q.where((eb) => eb.or([eb('userId', '=', only), eb('friendId', '=', only)]));
-  const rows = await q.groupBy(['userId', 'friendId']).execute();
-  const out = new Map<string, number>();
-  for (const r of rows) {
-    const id = r.userId === me ? r.friendId : r.userId;
-    out.set(id, (out.get(id) ?? 0) + num(r.n));
-  }
-  return out;
-}
+export const moodsSharedSince = countsPerOther('moods');
 
 /** The UTC days since `since` with at least one ping either way, per other person. */
 export async function contactDaysSince(
@@ -116,7 +102,7 @@ export async function contactDaysSince(
   since: string,
   only?: string,
 ): Promise<Map<string, Set<string>>> {
-  const rows = await pingsOf(db, me, since, only)
+  const rows = await rowsWith(db, 'pings', me, since, only)
     .select((eb) => ['senderId', 'receiverId', dayOf(eb.ref('createdAt')).as('day')])
     .distinct()
     .execute();

@@ -1,9 +1,13 @@
 /**
  * Read queries behind /api/friends: the friend list, one friend, the stats of a friendship and
- * the pending requests. Mutations of the friendships table live in friendships.ts.
+ * the pending requests (the sync views read friends through `linkedUsers` too). Mutations of the
+ * friendships table live in friendships.ts.
  */
 import type { Db } from './connection';
 import type { UserRow } from './schema';
+import { linksBoth } from './two-people';
+
+type Side = 'either' | 'sent' | 'received';
 
 /** A user row together with the friendship row that links them to the caller. */
 export type LinkedUser = UserRow & {
@@ -16,7 +20,7 @@ export type LinkedUser = UserRow & {
  * Everyone linked to `userId` by a friendship row with `status`, on the side given by `side`
  * ('either' for friendships, 'sent' for requests userId made, 'received' for requests to them).
  */
-function linked(db: Db, userId: string, status: 'pending' | 'accepted', side: Side) {
+export function linkedUsers(db: Db, userId: string, status: 'pending' | 'accepted', side: Side) {
   return db
     .selectFrom('friendships as f')
     .innerJoin('users as u', (join) =>
@@ -43,11 +47,9 @@ function linked(db: Db, userId: string, status: 'pending' | 'accepted', side: Si
     .where('f.status', '=', status);
 }
 
-type Side = 'either' | 'sent' | 'received';
-
 /** Accepted friends of userId, by first name (people without one last), then last name. */
 export async function listFriends(db: Db, userId: string): Promise<LinkedUser[]> {
-  return linked(db, userId, 'accepted', 'either')
+  return linkedUsers(db, userId, 'accepted', 'either')
     .orderBy((eb) => eb('u.firstName', 'is', null))
     .orderBy((eb) => eb.fn('lower', ['u.firstName']))
     .orderBy((eb) => eb.fn('lower', ['u.lastName']))
@@ -61,7 +63,9 @@ export async function findFriend(
   userId: string,
   friendId: string,
 ): Promise<LinkedUser | undefined> {
-  return linked(db, userId, 'accepted', 'either').where('u.id', '=', friendId).executeTakeFirst();
+  return linkedUsers(db, userId, 'accepted', 'either')
+    .where('u.id', '=', friendId)
+    .executeTakeFirst();
 }
 
 /** Pending requests userId sent and received, newest first. */
@@ -70,7 +74,7 @@ export async function listPending(
   userId: string,
 ): Promise<{ sent: LinkedUser[]; received: LinkedUser[] }> {
   const newestFirst = (side: Side) =>
-    linked(db, userId, 'pending', side)
+    linkedUsers(db, userId, 'pending', side)
       .orderBy('f.createdAt', 'desc')
       .orderBy('f.id', 'desc')
       .execute();
@@ -86,12 +90,7 @@ export async function pingCountsBetween(
 ): Promise<{ totalPings: number; totalReactions: number }> {
   const between = db
     .selectFrom('pings as p')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('p.senderId', '=', a), eb('p.receiverId', '=', b)]),
-        eb.and([eb('p.senderId', '=', b), eb('p.receiverId', '=', a)]),
-      ]),
-    );
+    .where((eb) => linksBoth(eb, 'p.senderId', 'p.receiverId', a, b));
   const pings = await between
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from './connection';
 import { nowIso } from './connection';
 import type { FriendshipRow } from './schema';
+import { involves, linksBoth } from './two-people';
 
 /** The one row, whatever its status, between two people. */
 export async function findFriendshipBetween(
@@ -12,12 +13,7 @@ export async function findFriendshipBetween(
   return db
     .selectFrom('friendships')
     .selectAll()
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('requesterId', '=', a), eb('addresseeId', '=', b)]),
-        eb.and([eb('requesterId', '=', b), eb('addresseeId', '=', a)]),
-      ]),
-    )
+    .where((eb) => linksBoth(eb, 'requesterId', 'addresseeId', a, b))
     .executeTakeFirst();
 }
 
@@ -31,7 +27,7 @@ export async function countFriends(db: Db, userId: string): Promise<number> {
     .selectFrom('friendships')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('status', '=', 'accepted')
-    .where((eb) => eb.or([eb('requesterId', '=', userId), eb('addresseeId', '=', userId)]))
+    .where((eb) => involves(eb, 'requesterId', 'addresseeId', userId))
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
@@ -42,7 +38,7 @@ export async function friendIds(db: Db, userId: string): Promise<string[]> {
     .selectFrom('friendships')
     .select(['requesterId', 'addresseeId'])
     .where('status', '=', 'accepted')
-    .where((eb) => eb.or([eb('requesterId', '=', userId), eb('addresseeId', '=', userId)]))
+    .where((eb) => involves(eb, 'requesterId', 'addresseeId', userId))
     .execute();
   return rows.map((r) => (r.requesterId === userId ? r.addresseeId : r.requesterId));
 }
@@ -55,7 +51,7 @@ export async function linkedPeopleIds(db: Db, userId: string): Promise<string[]>
   const rows = await db
     .selectFrom('friendships')
     .select(['requesterId', 'addresseeId'])
-    .where((eb) => eb.or([eb('requesterId', '=', userId), eb('addresseeId', '=', userId)]))
+    .where((eb) => involves(eb, 'requesterId', 'addresseeId', userId))
     .execute();
   return rows.map((r) => (r.requesterId === userId ? r.addresseeId : r.requesterId));
 }

@@ -3,23 +3,27 @@
  * and ping packs. Times are ISO-8601 UTC strings, so comparing them as text compares instants and
  * their first 10 characters are the UTC day.
  */
-import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Selectable,
+  type SqlBool,
+} from 'kysely';
 import type { Db } from './connection';
+import { pingsBetween } from './pings';
 import type { MomentsTable, PacksTable, PromptsTable } from './schema';
+import { involves } from './two-people';
 
 const dayOf = (ref: Expression<string>) => sql<string>`substr(${ref}, 1, 10)`;
 const num = (v: unknown) => Number(v ?? 0);
 
-/** Pings between two people: sent by `a` to `b` or by `b` to `a`. */
-function pairPings(db: Db, a: string, b: string) {
-  return db
-    .selectFrom('pings')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('senderId', '=', a), eb('receiverId', '=', b)]),
-        eb.and([eb('senderId', '=', b), eb('receiverId', '=', a)]),
-      ]),
-    );
+/** `sum(case when cond then 1 else 0 end)`: how many of the rows meet cond. */
+function countWhen<DB, TB extends keyof DB>(
+  eb: ExpressionBuilder<DB, TB>,
+  cond: Expression<SqlBool>,
+) {
+  return eb.fn.sum<number>(eb.case().when(cond).then(1).else(0).end());
 }
 
 export interface PairCounts {
@@ -36,30 +40,16 @@ export async function pairCounts(
   friend: string,
   since: string,
 ): Promise<PairCounts> {
-  const r = await pairPings(db, me, friend)
-    .select((eb) => [
-      eb.fn
-        .sum<number>(
-          eb
-            .case()
-            .when(eb.and([eb('senderId', '=', me), eb('createdAt', '>=', since)]))
-            .then(1)
-            .else(0)
-            .end(),
-        )
-        .as('sent'),
-      eb.fn
-        .sum<number>(
-          eb
-            .case()
-            .when(eb.and([eb('senderId', '=', friend), eb('createdAt', '>=', since)]))
-            .then(1)
-            .else(0)
-            .end(),
-        )
-        .as('received'),
-      eb.fn.max('createdAt').as('lastAt'),
-    ])
+  const r = await pingsBetween(db, me, friend)
+    .select((eb) => {
+      const sentSince = (sender: string) =>
+        countWhen(eb, eb.and([eb('senderId', '=', sender), eb('createdAt', '>=', since)]));
+      return [
+        sentSince(me).as('sent'),
+        sentSince(friend).as('received'),
+        eb.fn.max('createdAt').as('lastAt'),
+      ];
+    })
     .executeTakeFirst();
   return { sent: num(r?.sent), received: num(r?.received), lastAt: r?.lastAt ?? null };
 }
@@ -71,7 +61,7 @@ export async function pairDailyCounts(
   friend: string,
   since: string,
 ): Promise<Map<string, number>> {
-  const rows = await pairPings(db, me, friend)
+  const rows = await pingsBetween(db, me, friend)
     .where('createdAt', '>=', since)
     .select((eb) => [dayOf(eb.ref('createdAt')).as('day'), eb.fn.countAll<number>().as('n')])
     .groupBy((eb) => dayOf(eb.ref('createdAt')))
@@ -89,7 +79,7 @@ export interface PromptCount {
  * used first; ties go to the prompt used most recently.
  */
 async function topPrompts(
-  q: ReturnType<typeof pairPings>,
+  q: ReturnType<typeof pingsBetween>,
   since: string | undefined,
   limit: number,
 ): Promise<PromptCount[]> {
@@ -122,7 +112,7 @@ export function topPromptsBetween(
   since: string,
   limit: number,
 ): Promise<PromptCount[]> {
-  return topPrompts(pairPings(db, me, friend), since, limit);
+  return topPrompts(pingsBetween(db, me, friend), since, limit);
 }
 
 /** The prompts `me` sent most, since `since` (or ever). */
@@ -146,10 +136,9 @@ export interface PingTotals {
 export async function pingTotals(db: Db, me: string, since: string): Promise<PingTotals> {
   const r = await db
     .selectFrom('pings')
-    .where((eb) => eb.or([eb('senderId', '=', me), eb('receiverId', '=', me)]))
+    .where((eb) => involves(eb, 'senderId', 'receiverId', me))
     .select((eb) => {
-      const count = (cond: Expression<SqlBool>) =>
-        eb.fn.sum<number>(eb.case().when(cond).then(1).else(0).end());
+      const count = (cond: Expression<SqlBool>) => countWhen(eb, cond);
       return [
         count(eb('senderId', '=', me)).as('totalSent'),
         count(eb.and([eb('senderId', '=', me), eb('createdAt', '>=', since)])).as('sentSince'),
@@ -198,7 +187,7 @@ export async function countFriendshipsAcceptedSince(
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('status', '=', 'accepted')
     .where('acceptedAt', '>=', since)
-    .where((eb) => eb.or([eb('requesterId', '=', me), eb('addresseeId', '=', me)]))
+    .where((eb) => involves(eb, 'requesterId', 'addresseeId', me))
     .executeTakeFirst();
   return num(r?.n);
 }
@@ -249,7 +238,7 @@ export async function firstAcceptedAnchorAt(db: Db, me: string): Promise<string 
     .selectFrom('anchors')
     .select((eb) => eb.fn.min('respondedAt').as('at'))
     .where('status', '=', 'accepted')
-    .where((eb) => eb.or([eb('userId', '=', me), eb('friendId', '=', me)]))
+    .where((eb) => involves(eb, 'userId', 'friendId', me))
     .executeTakeFirst();
   return r?.at ?? null;
 }
@@ -260,7 +249,7 @@ export async function nthFriendAt(db: Db, me: string, n: number): Promise<string
     .selectFrom('friendships')
     .select((eb) => eb.fn.coalesce('acceptedAt', 'createdAt').as('at'))
     .where('status', '=', 'accepted')
-    .where((eb) => eb.or([eb('requesterId', '=', me), eb('addresseeId', '=', me)]))
+    .where((eb) => involves(eb, 'requesterId', 'addresseeId', me))
     .orderBy('at')
     .limit(1)
     .offset(n - 1)

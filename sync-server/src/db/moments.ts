@@ -5,24 +5,18 @@
 import type { Moment } from '@pingme/shared';
 import type { Db } from './connection';
 import { nowIso } from './connection';
-import { chunks } from './prompts';
+import { loadInOrder } from './chunks';
 
 /** viewerId's own moments among `ids`, order kept, others omitted. */
 export async function loadMoments(db: Db, viewerId: string, ids: string[]): Promise<Moment[]> {
-  const byId = new Map<string, Moment>();
-  for (const part of chunks([...new Set(ids)])) {
-    const rows = await db
+  return loadInOrder(ids, (part) =>
+    db
       .selectFrom('moments')
       .select(['id', 'pingId', 'title', 'description', 'createdAt'])
       .where('userId', '=', viewerId)
       .where('id', 'in', part)
-      .execute();
-    for (const r of rows) byId.set(r.id, r);
-  }
-  return ids.flatMap((id) => {
-    const m = byId.get(id);
-    return m ? [m] : [];
-  });
+      .execute(),
+  );
 }
 
 /** Snapshot paging for /api/sync/pull: ids of viewerId's moments, ascending. */

@@ -7,6 +7,7 @@ import type { Db } from './connection';
 import { idsWithParty } from './paging';
 import type { MoodsTable } from './schema';
 import type { Selectable } from 'kysely';
+import { involves } from './two-people';
 
 export type MoodRow = Selectable<MoodsTable>;
 
@@ -32,21 +33,14 @@ export async function loadMoods(db: Db, viewerId: string, ids: string[]): Promis
     .selectFrom('moods')
     .selectAll()
     .where('id', 'in', [...new Set(ids)])
-    .where((eb) => eb.or([eb('userId', '=', viewerId), eb('friendId', '=', viewerId)]))
+    .where((eb) => involves(eb, 'userId', 'friendId', viewerId))
     .orderBy('id')
     .execute();
   return rows.map(toMood);
 }
 
 /** Ids of every mood the viewer shared or received, in id order, after `afterId` (snapshot pages). */
-export async function visibleMoodIds(
-  db: Db,
-  viewerId: string,
-  afterId: string | undefined,
-  limit: number,
-): Promise<string[]> {
-  return idsWithParty(db, 'moods', viewerId, afterId, limit);
-}
+export const visibleMoodIds = idsWithParty('moods');
 
 export async function findMoodRow(db: Db, id: string): Promise<MoodRow | undefined> {
   return db.selectFrom('moods').selectAll().where('id', '=', id).executeTakeFirst();

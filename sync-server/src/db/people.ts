@@ -8,6 +8,7 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from './connection';
 import { blockedWith } from './blocks';
 import type { Database, UserRow } from './schema';
+import { involves, linksAnyOf } from './two-people';
 
 /** The columns a search row or a suggestion needs. */
 export type PersonRow = Pick<
@@ -45,7 +46,7 @@ export async function countPings(db: Db, userId: string): Promise<number> {
   const r = await db
     .selectFrom('pings')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where((eb) => eb.or([eb('senderId', '=', userId), eb('receiverId', '=', userId)]))
+    .where((eb) => involves(eb, 'senderId', 'receiverId', userId))
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
@@ -71,12 +72,7 @@ export async function relationsWith(
   const rows = await db
     .selectFrom('friendships')
     .select(['id', 'requesterId', 'addresseeId', 'status'])
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('requesterId', '=', me), eb('addresseeId', 'in', ids)]),
-        eb.and([eb('addresseeId', '=', me), eb('requesterId', 'in', ids)]),
-      ]),
-    )
+    .where((eb) => linksAnyOf(eb, 'requesterId', 'addresseeId', me, ids))
     .execute();
   for (const r of rows) {
     const other = r.requesterId === me ? r.addresseeId : r.requesterId;
@@ -206,7 +202,7 @@ export async function suggestPeople(db: Db, me: string, limit: number): Promise<
             .as('friendId'),
         )
         .where('status', '=', 'accepted')
-        .where((eb) => eb.or([eb('requesterId', '=', me), eb('addresseeId', '=', me)])),
+        .where((eb) => involves(eb, 'requesterId', 'addresseeId', me)),
     )
     .with('mutual', (qb) =>
       qb

@@ -4,13 +4,13 @@
  * Loads are batched: one query each for pings, people, reactions and moments per chunk of ids.
  */
 import { DEFAULT_PROMPT_EMOJI, type Ping, type UserSummary } from '@pingme/shared';
-import type { ExpressionBuilder } from 'kysely';
 import { blocksWith } from './blocks';
 import { compiledOnce } from './compiled';
 import type { Db } from './connection';
 import { nowIso } from './connection';
-import type { Database, PingKind, PingRow, PingsTable } from './schema';
-import { chunks } from './prompts';
+import type { PingKind, PingRow, PingsTable } from './schema';
+import { chunks, loadInOrder, readInChunks } from './chunks';
+import { involves, linksBoth } from './two-people';
 
 /** What one send puts in every ping it creates. */
 export type PingContent = Pick<
@@ -27,16 +27,14 @@ export type NewPing = PingContent &
 
 /** Summaries of the given people, one query per chunk. */
 export async function userSummaries(db: Db, ids: string[]): Promise<Map<string, UserSummary>> {
-  const out = new Map<string, UserSummary>();
-  for (const part of chunks([...new Set(ids)])) {
-    const rows = await db
+  const rows = await readInChunks(ids, (part) =>
+    db
       .selectFrom('users')
       .select(['id', 'firstName', 'lastName', 'profileImageUrl'])
       .where('id', 'in', part)
-      .execute();
-    for (const r of rows) out.set(r.id, r);
-  }
-  return out;
+      .execute(),
+  );
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** What sending needs to know about a receiver: their name and their daily limit. */
@@ -167,15 +165,14 @@ export function newPingsAsSent(rows: NewPing[], people: Map<string, UserSummary>
  * reactions. Order of `ids` kept; unknown or invisible ids omitted.
  */
 export async function loadPings(db: Db, viewerId: string, ids: string[]): Promise<Ping[]> {
-  const byId = new Map<string, Ping>();
-  for (const part of chunks([...new Set(ids)])) {
+  return loadInOrder(ids, async (part) => {
     const rows = await db
       .selectFrom('pings')
       .selectAll()
       .where('id', 'in', part)
-      .where((eb) => eb.or([eb('senderId', '=', viewerId), eb('receiverId', '=', viewerId)]))
+      .where((eb) => involves(eb, 'senderId', 'receiverId', viewerId))
       .execute();
-    if (rows.length === 0) continue;
+    if (rows.length === 0) return [];
     const pingIds = rows.map((r) => r.id);
     const people = await userSummaries(
       db,
@@ -196,15 +193,14 @@ export async function loadPings(db: Db, viewerId: string, ids: string[]): Promis
       .execute();
     const marks = new Set(bookmarked.map((m) => m.pingId));
     const unreadToSender = await readsAfterABlock(db, viewerId, rows);
-    for (const r of rows) {
-      const shown = unreadToSender.has(r.id) ? { ...r, isRead: 0, readAt: null } : r;
-      byId.set(r.id, toPing(shown, people, marks.has(r.id)));
-    }
-    for (const x of reactions) byId.get(x.pingId)?.reactions.push(x);
-  }
-  return ids.flatMap((id) => {
-    const p = byId.get(id);
-    return p ? [p] : [];
+    const found = new Map(
+      rows.map((r) => {
+        const shown = unreadToSender.has(r.id) ? { ...r, isRead: 0, readAt: null } : r;
+        return [r.id, toPing(shown, people, marks.has(r.id))];
+      }),
+    );
+    for (const x of reactions) found.get(x.pingId)?.reactions.push(x);
+    return [...found.values()];
   });
 }
 
@@ -297,11 +293,9 @@ export async function findPing(db: Db, id: string): Promise<PingRow | undefined>
 }
 
 export async function findPings(db: Db, ids: string[]): Promise<PingRow[]> {
-  const out: PingRow[] = [];
-  for (const part of chunks([...new Set(ids)])) {
-    out.push(...(await db.selectFrom('pings').selectAll().where('id', 'in', part).execute()));
-  }
-  return out;
+  return readInChunks(ids, (part) =>
+    db.selectFrom('pings').selectAll().where('id', 'in', part).execute(),
+  );
 }
 
 export async function findGroupPings(db: Db, groupId: string): Promise<PingRow[]> {
@@ -397,13 +391,9 @@ export async function receivedPingIds(db: Db, viewerId: string, limit: number): 
   return rows.map((r) => r.id);
 }
 
-/** For a query over `pings`: the ping went between a and b, either way. */
-function betweenTwo(a: string, b: string) {
-  return (eb: ExpressionBuilder<Database, 'pings'>) =>
-    eb.or([
-      eb.and([eb('senderId', '=', a), eb('receiverId', '=', b)]),
-      eb.and([eb('senderId', '=', b), eb('receiverId', '=', a)]),
-    ]);
+/** Pings between two people: sent by `a` to `b` or by `b` to `a`. */
+export function pingsBetween(db: Db, a: string, b: string) {
+  return db.selectFrom('pings').where((eb) => linksBoth(eb, 'senderId', 'receiverId', a, b));
 }
 
 /** Pings between two people, both directions, newest first. */
@@ -413,10 +403,8 @@ export async function pingIdsBetween(
   b: string,
   limit: number,
 ): Promise<string[]> {
-  const rows = await db
-    .selectFrom('pings')
+  const rows = await pingsBetween(db, a, b)
     .select('id')
-    .where(betweenTwo(a, b))
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
@@ -431,12 +419,7 @@ export async function pingIdsReadSince(
   b: string,
   since: string,
 ): Promise<string[]> {
-  const rows = await db
-    .selectFrom('pings')
-    .select('id')
-    .where(betweenTwo(a, b))
-    .where('readAt', '>=', since)
-    .execute();
+  const rows = await pingsBetween(db, a, b).select('id').where('readAt', '>=', since).execute();
   return rows.map((r) => r.id);
 }
 
@@ -540,12 +523,7 @@ export async function isAcceptedAnchorBetween(
     .select('id')
     .where('id', '=', anchorId)
     .where('status', '=', 'accepted')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('userId', '=', a), eb('friendId', '=', b)]),
-        eb.and([eb('userId', '=', b), eb('friendId', '=', a)]),
-      ]),
-    )
+    .where((eb) => linksBoth(eb, 'userId', 'friendId', a, b))
     .executeTakeFirst();
   return r !== undefined;
 }

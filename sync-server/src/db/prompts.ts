@@ -3,19 +3,11 @@
  * each with the assignments that person made (a default prompt's assignments are per person).
  */
 import type { Prompt } from '@pingme/shared';
+import { loadInOrder } from './chunks';
 import { compiledOnce } from './compiled';
 import type { Db } from './connection';
 import { nowIso } from './connection';
 import type { PromptRow } from './schema';
-
-/** SQLite allows many bound parameters, but loads are chunked so no list can exceed it. */
-const CHUNK = 500;
-
-export function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /**
  * The prompts among `ids` that viewerId may see (defaults and their own custom prompts), each with
@@ -23,15 +15,14 @@ export function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
  * per chunk of ids, whatever their number.
  */
 export async function loadPrompts(db: Db, viewerId: string, ids: string[]): Promise<Prompt[]> {
-  const byId = new Map<string, Prompt>();
-  for (const part of chunks([...new Set(ids)])) {
+  return loadInOrder(ids, async (part) => {
     const rows = await db
       .selectFrom('prompts')
       .selectAll()
       .where('id', 'in', part)
       .where((eb) => eb.or([eb('isDefault', '=', 1), eb('ownerId', '=', viewerId)]))
       .execute();
-    if (rows.length === 0) continue;
+    if (rows.length === 0) return [];
     const assignments = await db
       .selectFrom('promptAssignments as a')
       .innerJoin('users as u', 'u.id', 'a.friendId')
@@ -45,15 +36,12 @@ export async function loadPrompts(db: Db, viewerId: string, ids: string[]): Prom
       .orderBy('a.createdAt')
       .orderBy('a.friendId')
       .execute();
-    for (const r of rows) byId.set(r.id, toPrompt(r));
+    const found = new Map(rows.map((r) => [r.id, toPrompt(r)]));
     for (const a of assignments) {
       const { promptId, ...friend } = a;
-      byId.get(promptId)?.assignments.push({ friendId: friend.id, friend });
+      found.get(promptId)?.assignments.push({ friendId: friend.id, friend });
     }
-  }
-  return ids.flatMap((id) => {
-    const p = byId.get(id);
-    return p ? [p] : [];
+    return [...found.values()];
   });
 }
 

@@ -5,6 +5,7 @@
 import type { Reaction, ReactionListItem, ReactionType } from '@pingme/shared';
 import type { Db } from './connection';
 import { nowIso } from './connection';
+import { involves } from './two-people';
 
 export async function findReactionById(db: Db, id: string): Promise<Reaction | undefined> {
   return db.selectFrom('reactions').selectAll().where('id', '=', id).executeTakeFirst();
@@ -49,7 +50,7 @@ export async function reactionsAround(
       'u.lastName',
       'u.profileImageUrl',
     ])
-    .where((eb) => eb.or([eb('p.senderId', '=', userId), eb('p.receiverId', '=', userId)]))
+    .where((eb) => involves(eb, 'p.senderId', 'p.receiverId', userId))
     .orderBy('r.createdAt', 'desc')
     .orderBy('r.id', 'desc')
     .limit(limit)

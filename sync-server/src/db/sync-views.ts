@@ -4,45 +4,22 @@
  * row looks like to the viewer is decided in sync/views.ts; these only read. Lists of ids of any
  * length are read in chunks.
  */
+import { chunks, readInChunks } from './chunks';
 import type { Db } from './connection';
+import { linkedUsers, type LinkedUser } from './friends-queries';
 import { idsWithParty } from './paging';
-import { chunks } from './prompts';
 import type { FriendshipRow, UserRow } from './schema';
-
-/** An accepted friend, with the friendship row that links them to the viewer. */
-export type FriendRow = UserRow & {
-  friendshipId: string;
-  friendshipCreatedAt: string;
-  acceptedAt: string | null;
-};
+import { involves, linksAnyOf } from './two-people';
 
 /** Accepted friends of viewerId among `ids` (all of them when `ids` is undefined). */
-export async function friendsAmong(db: Db, viewerId: string, ids?: string[]): Promise<FriendRow[]> {
-  const query = (part?: string[]) => {
-    let q = db
-      .selectFrom('friendships as f')
-      .innerJoin('users as u', (join) =>
-        join.on((eb) =>
-          eb.or([
-            eb.and([eb('f.requesterId', '=', viewerId), eb('f.addresseeId', '=', eb.ref('u.id'))]),
-            eb.and([eb('f.addresseeId', '=', viewerId), eb('f.requesterId', '=', eb.ref('u.id'))]),
-          ]),
-        ),
-      )
-      .selectAll('u')
-      .select([
-        'f.id as friendshipId',
-        'f.createdAt as friendshipCreatedAt',
-        'f.acceptedAt as acceptedAt',
-      ])
-      .where('f.status', '=', 'accepted');
-    if (part) q = q.where('u.id', 'in', part);
-    return q.execute();
-  };
-  if (!ids) return query();
-  const out: FriendRow[] = [];
-  for (const part of chunks([...new Set(ids)])) out.push(...(await query(part)));
-  return out;
+export async function friendsAmong(
+  db: Db,
+  viewerId: string,
+  ids?: string[],
+): Promise<LinkedUser[]> {
+  const friends = linkedUsers(db, viewerId, 'accepted', 'either');
+  if (!ids) return friends.execute();
+  return readInChunks(ids, (part) => friends.where('u.id', 'in', part).execute());
 }
 
 /** Ids of the friendship rows (any status) between viewerId and any of `otherIds`. */
@@ -56,12 +33,7 @@ export async function friendshipIdsWith(
     const rows = await db
       .selectFrom('friendships')
       .select('id')
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('requesterId', '=', viewerId), eb('addresseeId', 'in', part)]),
-          eb.and([eb('addresseeId', '=', viewerId), eb('requesterId', 'in', part)]),
-        ]),
-      )
+      .where((eb) => linksAnyOf(eb, 'requesterId', 'addresseeId', viewerId, part))
       .execute();
     for (const r of rows) out.push(r.id);
   }
@@ -74,51 +46,36 @@ export async function friendshipsOfViewer(
   viewerId: string,
   ids: string[],
 ): Promise<FriendshipRow[]> {
-  const out: FriendshipRow[] = [];
-  for (const part of chunks([...new Set(ids)])) {
-    const rows = await db
+  return readInChunks(ids, (part) =>
+    db
       .selectFrom('friendships')
       .selectAll()
       .where('id', 'in', part)
-      .where((eb) => eb.or([eb('requesterId', '=', viewerId), eb('addresseeId', '=', viewerId)]))
-      .execute();
-    out.push(...rows);
-  }
-  return out;
+      .where((eb) => involves(eb, 'requesterId', 'addresseeId', viewerId))
+      .execute(),
+  );
 }
 
 /** The users among `ids` that exist. */
 export async function usersByIds(db: Db, ids: string[]): Promise<UserRow[]> {
-  const out: UserRow[] = [];
-  for (const part of chunks([...new Set(ids)])) {
-    out.push(...(await db.selectFrom('users').selectAll().where('id', 'in', part).execute()));
-  }
-  return out;
+  return readInChunks(ids, (part) =>
+    db.selectFrom('users').selectAll().where('id', 'in', part).execute(),
+  );
 }
 
 /** Ids of every friendship row viewerId is part of, ascending, after `afterId`, at most `limit`. */
-export async function friendshipIdsOf(
-  db: Db,
-  viewerId: string,
-  afterId: string | undefined,
-  limit: number,
-): Promise<string[]> {
-  return idsWithParty(db, 'friendships', viewerId, afterId, limit);
-}
+export const friendshipIdsOf = idsWithParty('friendships');
 
 /** The two people of each existing friendship row among `ids`, whoever asks. */
 export async function friendshipParties(
   db: Db,
   ids: string[],
 ): Promise<Pick<FriendshipRow, 'id' | 'requesterId' | 'addresseeId'>[]> {
-  const out: Pick<FriendshipRow, 'id' | 'requesterId' | 'addresseeId'>[] = [];
-  for (const part of chunks([...new Set(ids)])) {
-    const rows = await db
+  return readInChunks(ids, (part) =>
+    db
       .selectFrom('friendships')
       .select(['id', 'requesterId', 'addresseeId'])
       .where('id', 'in', part)
-      .execute();
-    out.push(...rows);
-  }
-  return out;
+      .execute(),
+  );
 }

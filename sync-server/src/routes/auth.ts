@@ -49,6 +49,36 @@ export function authRoutes(router: Router, { db, config, mailer }: AppDeps): voi
     return link;
   }
 
+  /**
+   * The account a password reset or verification mail asked for `email` (from `ip`) goes to.
+   * Counted for every address, known or not, so a 429 reveals nothing about accounts; refused per
+   * e-mail only for the address that asked, so a stranger's requests block only the stranger
+   * (docs/security.md, "Password reset and verification requests"). Past the mails one address
+   * may receive: undefined, so the answer is the same and nothing is sent (the links already sent
+   * still work).
+   */
+  async function mailRecipient(kind: 'reset' | 'verify', email: string, ip: string) {
+    const limits = config.rateLimits;
+    const guard =
+      kind === 'reset'
+        ? ({
+            what: 'Too many password reset requests',
+            perIp: [buckets.resetIp(ip), limits.resetPerIp],
+            perPair: [buckets.resetPair(email, ip), limits.resetPerEmailPerIp],
+            mails: [buckets.resetMails(email), limits.resetMailsPerEmail],
+          } as const)
+        : ({
+            what: 'Too many verification e-mails requested',
+            perIp: [buckets.verifyIp(ip), limits.verifyResendPerIp],
+            perPair: [buckets.verifyPair(email, ip), limits.verifyResendPerEmailPerIp],
+            mails: [buckets.verifyMails(email), limits.verifyResendMailsPerEmail],
+          } as const);
+    await throttle(db, ...guard.perIp, guard.what);
+    await throttle(db, ...guard.perPair, guard.what);
+    const mail = await withinLimit(db, ...guard.mails);
+    return mail ? findUserByEmail(db, email) : undefined;
+  }
+
   router.post('/api/register', keyedByHeader, validate({ body: RegisterBody }), async (ctx) => {
     const { body } = input<z.infer<typeof RegisterBody>>(ctx);
     await throttle(
@@ -144,17 +174,7 @@ export function authRoutes(router: Router, { db, config, mailer }: AppDeps): voi
     validate({ body: ForgotPasswordBody }),
     async (ctx) => {
       const { body } = input<z.infer<typeof ForgotPasswordBody>>(ctx);
-      // Counted for every address, known or not, so a 429 reveals nothing about accounts; refused
-      // per e-mail only for the address that asked, so a stranger's requests block only the
-      // stranger (docs/security.md, "Password reset and verification requests").
-      const limits = config.rateLimits;
-      const what = 'Too many password reset requests';
-      await throttle(db, buckets.resetIp(ctx.ip), limits.resetPerIp, what);
-      await throttle(db, buckets.resetPair(body.email, ctx.ip), limits.resetPerEmailPerIp, what);
-      // Past the mails one address may receive, the answer is the same and nothing is sent: the
-      // links already sent still work.
-      const mail = await withinLimit(db, buckets.resetMails(body.email), limits.resetMailsPerEmail);
-      const user = mail ? await findUserByEmail(db, body.email) : undefined;
+      const user = await mailRecipient('reset', body.email, ctx.ip);
       // The same answer for every address, known or not, and never the link itself: whoever asks
       // is not necessarily the owner (docs/security.md, "Reset and verification links").
       const response: ForgotPasswordResponse = {
@@ -236,22 +256,7 @@ export function authRoutes(router: Router, { db, config, mailer }: AppDeps): voi
     validate({ body: ResendVerificationBody }),
     async (ctx) => {
       const { body } = input<z.infer<typeof ResendVerificationBody>>(ctx);
-      // The same shape as the reset requests above.
-      const limits = config.rateLimits;
-      const what = 'Too many verification e-mails requested';
-      await throttle(db, buckets.verifyIp(ctx.ip), limits.verifyResendPerIp, what);
-      await throttle(
-        db,
-        buckets.verifyPair(body.email, ctx.ip),
-        limits.verifyResendPerEmailPerIp,
-        what,
-      );
-      const mail = await withinLimit(
-        db,
-        buckets.verifyMails(body.email),
-        limits.verifyResendMailsPerEmail,
-      );
-      const user = mail ? await findUserByEmail(db, body.email) : undefined;
+      const user = await mailRecipient('verify', body.email, ctx.ip);
       // Not awaited, for the same reasons as the reset mail.
       if (user && user.emailVerified !== 1) {
         sendVerification(user.id, user.email, user.firstName).catch((err: unknown) =>

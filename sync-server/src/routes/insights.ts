@@ -5,7 +5,7 @@
  */
 import type Router from '@koa/router';
 import {
-  Id,
+  FriendIdParams,
   LIMITS,
   utcDay,
   type Badge,
@@ -15,7 +15,6 @@ import {
   type PingAnalytics,
   type ProfileMetrics,
 } from '@pingme/shared';
-import { z } from 'zod';
 import type { AppDeps } from '../deps';
 import { areFriends } from '../db/friendships';
 import {
@@ -91,18 +90,16 @@ export function toCollection(p: PackRow & { installed: number }, me: string): Co
   };
 }
 
-const FriendParams = z.object({ friendId: Id });
-
 export function insightRoutes(router: Router, { db }: AppDeps): void {
   const signedIn = requireUser(db);
 
   router.get(
     '/api/analytics/friendship/:friendId',
     signedIn,
-    validate({ params: FriendParams }),
+    validate({ params: FriendIdParams }),
     async (ctx) => {
       const me = currentUser(ctx).id;
-      const { friendId } = input<unknown, unknown, z.output<typeof FriendParams>>(ctx).params;
+      const { friendId } = input<unknown, unknown, FriendIdParams>(ctx).params;
       if (friendId === me || !(await areFriends(db, me, friendId)))
         throw notFound('Friend not found');
       const now = Date.now();

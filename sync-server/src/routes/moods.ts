@@ -3,8 +3,7 @@
  * friend and only the two of them see it. Each share records a 'mood' change-log row for both.
  */
 import type Router from '@koa/router';
-import { Id } from '@pingme/shared';
-import { z } from 'zod';
+import { FriendIdParams } from '@pingme/shared';
 import type { AppDeps } from '../deps';
 import { areFriends } from '../db/friendships';
 import { latestMoodSharedWith } from '../db/moods';
@@ -14,18 +13,16 @@ import { input, validate } from '../middleware/validate';
 
 import { MOOD_MESSAGES } from '../mutations/moods';
 
-const FriendParams = z.object({ friendId: Id });
-
 export function moodRoutes(router: Router, { db }: AppDeps): void {
   const signedIn = requireUser(db);
 
   router.get(
     '/api/moods/:friendId/latest',
     signedIn,
-    validate({ params: FriendParams }),
+    validate({ params: FriendIdParams }),
     async (ctx) => {
       const me = currentUser(ctx);
-      const { params } = input<unknown, unknown, z.output<typeof FriendParams>>(ctx);
+      const { params } = input<unknown, unknown, FriendIdParams>(ctx);
       if (params.friendId === me.id || !(await areFriends(db, me.id, params.friendId)))
         throw notFound(MOOD_MESSAGES.friendNotFound);
       const mood = await latestMoodSharedWith(db, params.friendId, me.id);

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { createChangesFriendshipIndex } from './changes-friendship-index';
 
 /**
  * Indexes for the hot reads that had none (docs/performance.md):
@@ -26,10 +27,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('pings')
     .columns(['receiver_id', 'is_read'])
     .execute();
-  await db.schema
-    .createIndex('changes_friendship')
-    .on('changes')
-    .column('entity_id')
-    .where(sql.ref('entity'), '=', 'friendship')
-    .execute();
+  await createChangesFriendshipIndex(db);
 }

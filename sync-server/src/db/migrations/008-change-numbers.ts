@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { createChangesFriendshipIndex } from './changes-friendship-index';
 
 /**
  * Change numbers per person (docs/sync.md, "Change log"): a device's cursor counts its person's
@@ -43,11 +44,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema.dropTable('changes').execute();
   await sql`alter table change_log rename to changes`.execute(db);
-  await db.schema
-    .createIndex('changes_friendship')
-    .on('changes')
-    .column('entity_id')
-    .where(sql.ref('entity'), '=', 'friendship')
-    .execute();
+  await createChangesFriendshipIndex(db);
   await db.schema.createIndex('changes_created').on('changes').column('created_at').execute();
 }

@@ -8,9 +8,9 @@ import { useMemo, useState } from 'react';
 import { ScreenLoading } from '../components/common/ScreenLoading';
 import { ActivityList } from '../components/activity/ActivityList';
 import { AnchorsView } from '../components/activity/AnchorsView';
-import { EmptyState } from '../components/activity/EmptyState';
+import { EmptyState } from '../components/activity/FeedParts';
 import { FilterChips } from '../components/activity/FilterChips';
-import { FeedTabsScreen } from '../components/activity/FriendRequestsPanel';
+import { FeedTabsScreen } from '../components/activity/FeedTabsScreen';
 import {
   activityItems,
   anchorRequests,

@@ -7,8 +7,8 @@
 import { useMemo } from 'react';
 import { ScreenLoading } from '../components/common/ScreenLoading';
 import { AnchorRequestsSection } from '../components/activity/AnchorRequestRow';
-import { EmptyState } from '../components/activity/EmptyState';
-import { FeedTabsScreen } from '../components/activity/FriendRequestsPanel';
+import { EmptyState } from '../components/activity/FeedParts';
+import { FeedTabsScreen } from '../components/activity/FeedTabsScreen';
 import { NotificationList } from '../components/activity/NotificationList';
 import { anchorRequests, notificationFeed, receivedRequests } from '../components/activity/feed';
 import { useFeedInput, useMarkRequestsViewed } from '../components/activity/useFeedData';

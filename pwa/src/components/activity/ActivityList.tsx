@@ -6,7 +6,7 @@
 import { Avatar } from '../Avatar';
 import { cx } from '../cx';
 import { WindowVirtualList, type VirtualRows } from '../common/WindowVirtualList';
-import { ItemTime } from './EmptyState';
+import { ItemTime } from './FeedParts';
 import type { ActivityItem, ActivityStatus } from './feed';
 
 /** A row's height before it is measured (two or three lines of text and the status label). */

@@ -1,6 +1,7 @@
 /**
  * A pending anchor request to me: '{name} wants to create an Anchor connection', its text and
- * emoji, and 'Accept Anchor' / 'Decline' (PATCH /api/profile/anchors/{id}/respond, outbox).
+ * emoji, and 'Accept Anchor' / 'Decline' (PATCH /api/profile/anchors/{id}/respond, outbox); and
+ * the section of such requests that Activity and Notifications show.
  */
 import { displayName, type Anchor } from '@pingme/shared';
 import { useState } from 'react';
@@ -8,7 +9,7 @@ import { toast } from '../../stores';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
 import { respondToAnchor } from '../../writes/anchors';
-import { ItemTime } from './EmptyState';
+import { ItemTime } from './FeedParts';
 
 /** Accepts or declines with the spec's toasts; answers whether the write was queued. */
 export async function answerAnchor(

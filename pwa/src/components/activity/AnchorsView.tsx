@@ -3,7 +3,7 @@ import { displayName, truncateLabel } from '@pingme/shared';
 import { Avatar } from '../Avatar';
 import { ActivityList } from './ActivityList';
 import { AnchorRequestsSection } from './AnchorRequestRow';
-import { EmptyState } from './EmptyState';
+import { EmptyState } from './FeedParts';
 import {
   activeAnchors,
   activityItems,

@@ -2,7 +2,7 @@
 import { displayName } from '@pingme/shared';
 import { Avatar } from '../Avatar';
 import { RequestActions } from '../friends/RequestRow';
-import { ItemTime } from './EmptyState';
+import { ItemTime } from './FeedParts';
 import { anchorActivityText, type NotificationItem } from './feed';
 
 export function NotificationList({

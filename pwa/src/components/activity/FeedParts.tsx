@@ -1,3 +1,7 @@
+/**
+ * Small pieces of the Activity and Notifications screens: the empty state, a tab's label with its
+ * count badge, and an item's time.
+ */
 import { relativeTime } from '@pingme/shared';
 import type { ReactNode } from 'react';
 

@@ -9,7 +9,7 @@ import { LIMITS, REACTION_TYPES, uuidv7 } from '@pingme/shared';
 import { recordChange } from '../../sync-server/src/db/changes';
 import type { Db } from '../../sync-server/src/db/connection';
 import { insertFriendship } from '../../sync-server/src/db/friendships';
-import { insertPings, type NewPing } from '../../sync-server/src/db/pings';
+import { insertPings, type NewPing } from '../../sync-server/src/db/ping-sends';
 import { replaceReaction } from '../../sync-server/src/db/reactions';
 import { visiblePromptIds } from '../../sync-server/src/db/prompts';
 import { setSession } from '../../sync-server/src/db/sessions';

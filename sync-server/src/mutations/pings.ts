@@ -15,21 +15,13 @@ import {
 } from '@pingme/shared';
 import { blocksWith, isBlockedEitherWay } from '../db/blocks';
 import type { Db } from '../db/connection';
-import {
-  findGroupPings,
-  findPing,
-  findPings,
-  isAcceptedAnchorBetween,
-  loadPings,
-  markAllRead,
-  markRead,
-} from '../db/pings';
+import { findGroupPings, findPing, findPings, loadPings, markAllRead, markRead } from '../db/pings';
 import { deleteMoment, findMoment, insertMoment, momentOwner, updateMoment } from '../db/moments';
 import { findReactionById, replaceReaction } from '../db/reactions';
 import type { PingRow } from '../db/schema';
 import { AppError, conflict, notFound } from '../errors';
 import { ID_TAKEN, existingOwnPing, promptContent, sendPings } from '../services/pings';
-import type { PingContent } from '../db/pings';
+import { isAcceptedAnchorBetween, type PingContent } from '../db/ping-sends';
 import type { HandlerTable, MutationContext, Outcome } from './context';
 
 export const PING_NOT_FOUND = 'Ping not found';

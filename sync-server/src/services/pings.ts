@@ -4,17 +4,15 @@
  * (403, 404, 429) leaves nothing written, however many receivers a call names.
  */
 import { displayName, uuidv7, type Ping, type UserSummary } from '@pingme/shared';
+import { findPings, loadPings, newPingsAsSent } from '../db/pings';
 import {
-  findPings,
   insertPings,
-  loadPings,
-  newPingsAsSent,
   nthSentSince,
   sendTargets,
   type NewPing,
   type PingContent,
   type SendTarget,
-} from '../db/pings';
+} from '../db/ping-sends';
 import { findPrompt, isUsableBy } from '../db/prompts';
 import { AppError, conflict, forbidden, notFound } from '../errors';
 import type { Db } from '../db/connection';

@@ -1,0 +1,254 @@
+/**
+ * What a send reads and writes: the receivers with their daily counts
+ * (sendTargets, one query), the new rows (insertPings), the limit's retry time and the anchor a
+ * send names (services/pings.ts and mutations/pings.ts). Loading pings is db/pings.ts.
+ */
+import type { UserSummary } from '@pingme/shared';
+import type { PingKind, PingsTable } from './schema';
+import { chunks } from './chunks';
+import { compiledOnce } from './compiled';
+import type { Db } from './connection';
+import { linksBoth } from './two-people';
+
+/** What one send puts in every ping it creates. */
+export type PingContent = Pick<
+  PingsTable,
+  'kind' | 'promptId' | 'promptText' | 'promptEmoji' | 'customText' | 'customEmoji' | 'anchorId'
+>;
+
+/** A ping's row as a send inserts it: its content, who, and when (`writtenAt` absent: null). */
+export type NewPing = PingContent &
+  Pick<PingsTable, 'id' | 'senderId' | 'receiverId' | 'groupId' | 'createdAt'> &
+  Partial<Pick<PingsTable, 'writtenAt'>>;
+
+/** What sending needs to know about a receiver: their name and their daily limit. */
+export interface Recipient {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string;
+  rateLimitPerDay: number;
+}
+
+/** A receiver as sending sees them: the Recipient, and whether the sender may ping them now. */
+export interface SendTarget extends Recipient {
+  profileImageUrl: string | null;
+  /** An accepted friendship joins the sender and this person. */
+  isFriend: boolean;
+  /** Pings the sender sent this person at or after `since`. */
+  sentSince: number;
+}
+
+/** The query of sendTargets for a list of receivers (the sender is read with them). */
+function sendTargetsQuery(db: Db, senderId: string, receiverIds: string[], since: string) {
+  return db
+    .selectFrom('users as u')
+    .select([
+      'u.id',
+      'u.firstName',
+      'u.lastName',
+      'u.profileImageUrl',
+      'u.email',
+      'u.rateLimitPerDay',
+    ])
+    .select((eb) => [
+      eb
+        .exists(
+          eb
+            .selectFrom('friendships as f')
+            .select('f.id')
+            .where('f.status', '=', 'accepted')
+            .where((w) =>
+              w.or([
+                w.and([w('f.requesterId', '=', senderId), w('f.addresseeId', '=', w.ref('u.id'))]),
+                w.and([w('f.requesterId', '=', w.ref('u.id')), w('f.addresseeId', '=', senderId)]),
+              ]),
+            ),
+        )
+        .as('isFriend'),
+      eb
+        .selectFrom('pings as p')
+        .select((c) => c.fn.countAll<number>().as('n'))
+        .where('p.senderId', '=', senderId)
+        .whereRef('p.receiverId', '=', 'u.id')
+        .where('p.createdAt', '>=', since)
+        .as('sentSince'),
+    ])
+    .where('u.id', 'in', [senderId, ...receiverIds]);
+}
+
+/** The same for one receiver (every REST send): compiled once (db/compiled.ts). */
+const sendTargetQuery = compiledOnce(
+  (db: Db, senderId: string, receiverId: string, since: string) =>
+    sendTargetsQuery(db, senderId, [receiverId], since),
+);
+
+/**
+ * What one send needs to know, in one query per chunk of receivers instead of four (the sender's
+ * friends, the receivers, the daily counts, the people of the answer): each receiver that exists,
+ * whether they are the sender's friend and how many pings the sender sent them since `since`
+ * (ISO); and the sender's own summary. A friend is what friendIds (db/friendships.ts) counts:
+ * an accepted friendship, whoever asked.
+ */
+export async function sendTargets(
+  db: Db,
+  senderId: string,
+  receiverIds: string[],
+  since: string,
+): Promise<{ sender: UserSummary | undefined; receivers: Map<string, SendTarget> }> {
+  const receivers = new Map<string, SendTarget>();
+  let sender: UserSummary | undefined;
+  for (const part of chunks([...new Set(receiverIds)], 499)) {
+    const wanted = new Set(part);
+    const rows =
+      part.length === 1
+        ? (await sendTargetQuery(db, senderId, part[0]!, since)).rows
+        : await sendTargetsQuery(db, senderId, part, since).execute();
+    for (const r of rows) {
+      if (r.id === senderId) {
+        sender = {
+          id: r.id,
+          firstName: r.firstName,
+          lastName: r.lastName,
+          profileImageUrl: r.profileImageUrl,
+        };
+      }
+      if (wanted.has(r.id)) {
+        receivers.set(r.id, {
+          id: r.id,
+          firstName: r.firstName,
+          lastName: r.lastName,
+          email: r.email,
+          rateLimitPerDay: r.rateLimitPerDay,
+          profileImageUrl: r.profileImageUrl,
+          isFriend: Number(r.isFriend) === 1,
+          sentSince: Number(r.sentSince ?? 0),
+        });
+      }
+    }
+  }
+  return { sender, receivers };
+}
+
+// ---------- inserting ----------
+
+/** One ping (every REST send): compiled once (db/compiled.ts). */
+const insertPingQuery = compiledOnce(
+  (
+    db: Db,
+    id: string,
+    senderId: string,
+    receiverId: string,
+    kind: PingKind,
+    promptId: string | null,
+    promptText: string | null,
+    promptEmoji: string | null,
+    customText: string | null,
+    customEmoji: string | null,
+    anchorId: string | null,
+    groupId: string | null,
+    createdAt: string,
+    writtenAt: string | null,
+  ) =>
+    db
+      .insertInto('pings')
+      .values({
+        id,
+        senderId,
+        receiverId,
+        kind,
+        promptId,
+        promptText,
+        promptEmoji,
+        customText,
+        customEmoji,
+        anchorId,
+        groupId,
+        createdAt,
+        writtenAt,
+        isRead: 0,
+        readAt: null,
+      })
+      .onConflict((oc) => oc.column('id').doNothing()),
+);
+
+/**
+ * Inserts the pings; answers how many were new. One ping whose id is taken is not inserted (0),
+ * without an error that would end a PostgreSQL transaction: its sender then answers the stored
+ * ping or a 409 (services/pings.ts). Several (a group) are checked before, and an id taken
+ * meanwhile fails the insert.
+ */
+export async function insertPings(db: Db, pings: NewPing[]): Promise<number> {
+  if (pings.length === 1) {
+    const p = pings[0]!;
+    const result = await insertPingQuery(
+      db,
+      p.id,
+      p.senderId,
+      p.receiverId,
+      p.kind,
+      p.promptId,
+      p.promptText,
+      p.promptEmoji,
+      p.customText,
+      p.customEmoji,
+      p.anchorId,
+      p.groupId,
+      p.createdAt,
+      p.writtenAt ?? null,
+    );
+    return Number(result.numAffectedRows ?? 0);
+  }
+  for (const part of chunks(pings, 50)) {
+    await db
+      .insertInto('pings')
+      .values(part.map((p) => ({ ...p, writtenAt: p.writtenAt ?? null, isRead: 0, readAt: null })))
+      .execute();
+  }
+  return pings.length;
+}
+
+// ---------- the daily limit ----------
+
+/**
+ * The send time of the `n`-th oldest (0-based) ping from senderId to receiverId at or after
+ * `since`: once it leaves the window, the count drops by n + 1.
+ */
+export async function nthSentSince(
+  db: Db,
+  senderId: string,
+  receiverId: string,
+  since: string,
+  n: number,
+): Promise<string | undefined> {
+  const r = await db
+    .selectFrom('pings')
+    .select('createdAt')
+    .where('senderId', '=', senderId)
+    .where('receiverId', '=', receiverId)
+    .where('createdAt', '>=', since)
+    .orderBy('createdAt')
+    .limit(1)
+    .offset(Math.max(0, n))
+    .executeTakeFirst();
+  return r?.createdAt;
+}
+
+// ---------- anchors ----------
+
+/** True when anchorId is an accepted anchor between a and b (either of them asked). */
+export async function isAcceptedAnchorBetween(
+  db: Db,
+  anchorId: string,
+  a: string,
+  b: string,
+): Promise<boolean> {
+  const r = await db
+    .selectFrom('anchors')
+    .select('id')
+    .where('id', '=', anchorId)
+    .where('status', '=', 'accepted')
+    .where((eb) => linksBoth(eb, 'userId', 'friendId', a, b))
+    .executeTakeFirst();
+  return r !== undefined;
+}

@@ -327,6 +327,16 @@ export function pathParams(path: string): string[] {
   return [...path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
 }
 
+/** Each mutation's path parameters, read from its path once (every REST write asks). */
+const PARAMS_OF = new Map<MutationName, readonly string[]>(
+  MUTATION_NAMES.map((name) => [name, pathParams(MUTATIONS[name].path)]),
+);
+
+/** The `:name` parameters of a mutation's REST path, in order. */
+export function mutationParams(name: MutationName): readonly string[] {
+  return PARAMS_OF.get(name) ?? [];
+}
+
 /** The REST call of a mutation: the path with its parameters filled in, and the body. */
 export function restCall<N extends MutationName>(
   name: N,
@@ -334,6 +344,7 @@ export function restCall<N extends MutationName>(
 ): { method: MutationMethod; path: string; body: Record<string, unknown> } {
   const { method, path } = MUTATIONS[name];
   const body: Record<string, unknown> = { ...(args as Record<string, unknown>) };
+  if (mutationParams(name).length === 0) return { method, path, body };
   const filled = path.replace(/:([A-Za-z]+)/g, (_, key: string) => {
     const value = body[key];
     delete body[key];

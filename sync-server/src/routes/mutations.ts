@@ -4,7 +4,7 @@
  * in-process (mutations/apply.ts) exactly as a batch entry would be applied.
  */
 import type Router from '@koa/router';
-import { MUTATIONS, MUTATION_NAMES, pathParams, type MutationName } from '@pingme/shared';
+import { MUTATION_NAMES, MUTATIONS, mutationParams, type MutationName } from '@pingme/shared';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { badRequest, unknownField } from '../errors';
@@ -28,7 +28,7 @@ export function restArgs(name: MutationName, ctx: Context): Record<string, unkno
   }
   const args: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
   const params = (ctx as Context & { params?: Record<string, string> }).params ?? {};
-  for (const p of pathParams(MUTATIONS[name].path)) {
+  for (const p of mutationParams(name)) {
     // The path names it; the body may not name it again.
     if (Object.hasOwn(args, p)) throw unknownField(p);
     args[p] = params[p];

@@ -57,9 +57,17 @@ function readAnswer(socket: net.Socket): Promise<RawAnswer> {
       raw += chunk.toString('latin1');
       done();
     });
-    socket.on('error', reject);
+    // Our own write meeting a connection the server closed after answering (EPIPE, ECONNRESET)
+    // says nothing about the answer: the close that follows judges what was read.
+    let failed: Error | undefined;
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE' || err.code === 'ECONNRESET') failed = err;
+      else reject(err);
+    });
     socket.on('close', () => {
-      if (!done()) reject(new Error(`the connection closed without an answer: ${raw}`));
+      if (!done()) {
+        reject(new Error(`the connection closed without an answer (${failed?.message}): ${raw}`));
+      }
     });
   });
 }
@@ -122,6 +130,10 @@ async function endlessUpload(
         '',
       ].join('\r\n'),
     );
+    // Stop writing at the answer's first byte; the turn of the event loop after each chunk lets
+    // that byte be read before the next write would meet the closed connection.
+    let heard = false;
+    socket.once('data', () => (heard = true));
     const chunk = Buffer.alloc(64 * 1024, 0xff);
     const frame = Buffer.concat([
       Buffer.from(`${chunk.length.toString(16)}\r\n`),
@@ -129,7 +141,9 @@ async function endlessUpload(
       Buffer.from('\r\n'),
     ]);
     socket.on('error', () => undefined);
-    while (!answered && !socket.destroyed && sent < ENDLESS_LIMIT) {
+    while (!answered && !heard && !socket.destroyed && sent < ENDLESS_LIMIT) {
+      await new Promise((r) => setImmediate(r));
+      if (heard || socket.destroyed) break;
       sent += chunk.length;
       if (!socket.write(frame)) {
         await Promise.race([

@@ -25,6 +25,8 @@ const { values: args } = parseArgs({
     batch: { type: 'boolean', default: false },
     /** Sends per batch with --batch (a device catching up sends 50): figures stay per send. */
     entries: { type: 'string', default: '1' },
+    /** Sends in flight at once (writes then share commits, as under load). */
+    connections: { type: 'string', default: '1' },
     /** A pragma to set on the server's connection first (experiments), e.g. wal_autocheckpoint=0. */
     pragma: { type: 'string', multiple: true },
   },
@@ -117,7 +119,13 @@ try {
   recording = true;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  for (let i = 0; i < sends; i++) await one();
+  const connections = Math.max(1, Number(args.connections));
+  let left = sends;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (left-- > 0) await one();
+    }),
+  );
   await server.push.idle();
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);

@@ -1,4 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { appendChanges, counterOf } from './changes';
 import { openDatabase, withStatementCache } from './connection';
@@ -71,5 +76,50 @@ describe('visiblePingIds', () => {
     }
     expect(pages).toEqual([['p01', 'p02', 'p03'], ['p04', 'p05', 'p06'], ['p07']]);
     await close();
+  });
+});
+
+describe('the savepoints of a shared transaction', () => {
+  /** Files this process has open that are deleted (SQLite's temporary files are unnamed). */
+  const deletedFiles = () =>
+    readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).endsWith('(deleted)');
+      } catch {
+        return false; // closed meanwhile (the listing's own descriptor)
+      }
+    }).length;
+
+  it('keep their sub-journal in memory, not in a temporary file', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pingme-subjournal-'));
+    const { db, sqlite, close } = await openDatabase(path.join(dir, 'db.sqlite'));
+    try {
+      const now = new Date().toISOString();
+      const people = (from: number, n: number) =>
+        Array.from({ length: n }, (_, i) => personRow(`person-${randomUUID()}-${from + i}`, now));
+      await db.insertInto('users').values(people(0, 3000)).execute();
+      const before = deletedFiles();
+      let during = before;
+      // A group of writes as mutations/apply.ts runs them, each in its own savepoint. One of
+      // them changes more than the 64 KB of pages SQLite keeps in memory by default (the rows
+      // land all over the table's indexes), as a send that splits index pages can.
+      await db.transaction().execute(async (trx) => {
+        for (let i = 0; i < 3; i++) {
+          await sql`savepoint write`.execute(trx);
+          await trx
+            .insertInto('users')
+            .values(people(3000 + i * 100, 100))
+            .execute();
+          await sql`release write`.execute(trx);
+        }
+        during = deletedFiles();
+      });
+      expect(during).toBe(before);
+      expect(sqlite?.pragma('temp_store', { simple: true })).toBe(2);
+      expect(await db.selectFrom('users').select('id').execute()).toHaveLength(3300);
+    } finally {
+      await close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

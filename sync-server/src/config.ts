@@ -83,6 +83,7 @@ const EnvSchema = z.object({
   LOGIN_FORGET_HOURS: z.coerce.number().positive().default(24),
   LOG_REQUESTS: bool.default(false),
   WRITE_COALESCING: bool.default(true),
+  SQLITE_CHECKPOINT_THREAD: bool.default(true),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   // Operations (README "Operations"): /metrics is off unless one of these is set.
   METRICS_TOKEN: unsetIfEmpty(
@@ -206,6 +207,8 @@ export interface Config {
   logRequests: boolean;
   /** REST writes that arrive together share one commit (mutations/coalesce.ts). */
   writeCoalescing: boolean;
+  /** SQLite: WAL checkpoints on a thread of their own (db/checkpointer.ts). */
+  checkpointThread: boolean;
   logLevel: LogLevel;
   /**
    * /metrics: on the main port only with a token (Bearer); on a port of its own when `port` is
@@ -301,6 +304,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     logRequests: e.LOG_REQUESTS,
     writeCoalescing: e.WRITE_COALESCING,
+    checkpointThread: e.SQLITE_CHECKPOINT_THREAD,
     logLevel: e.LOG_LEVEL,
     metrics: { token: e.METRICS_TOKEN || undefined, port: e.METRICS_PORT, host: e.METRICS_HOST },
     vapid: {

@@ -60,6 +60,7 @@ export async function startServer(
   const database = await openDatabase(databaseLocation(given), {
     onQuery: (kind, ms) => metrics.observeQuery(queryKind(kind), ms / 1000),
     poolSize: given.databasePoolSize,
+    checkpointThread: given.checkpointThread,
   });
   const config = await sharedSecretsOf(database, given);
   for (const email of await revokeUnprovenListedAdmins(database.db, config.adminEmails)) {

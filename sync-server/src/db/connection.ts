@@ -16,6 +16,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { logger } from '../logger';
+import { startCheckpointer } from './checkpointer';
 import { Migrator } from 'kysely/migration';
 import { isPostgres, isPostgresUrl, PostgresMigrationPlugin, type DialectName } from './dialect';
 import { migrations } from './migrations/index';
@@ -42,6 +43,8 @@ export interface OpenOptions {
   onQuery?: (nodeKind: string, millis: number) => void;
   /** PostgreSQL: connections in the pool (DATABASE_POOL_SIZE). */
   poolSize?: number;
+  /** SQLite file: WAL checkpoints on a thread of their own (checkpointer.ts; the server). */
+  checkpointThread?: boolean;
 }
 
 /** Opens `location` (a SQLite file, or a PostgreSQL URL) and runs the migrations. */
@@ -69,6 +72,8 @@ export async function openDatabase(location: string, opts: OpenOptions = {}): Pr
     ...(opts.onQuery ? { log: timer(opts.onQuery) } : {}),
   });
   await migrate(db);
+  const checkpointer =
+    opts.checkpointThread && file !== ':memory:' ? startCheckpointer(sqlite, file) : undefined;
   return {
     db,
     dialect: 'sqlite',
@@ -76,6 +81,7 @@ export async function openDatabase(location: string, opts: OpenOptions = {}): Pr
     pool: undefined,
     location: file,
     async close() {
+      await checkpointer?.stop();
       if (sqlite.open) checkpoint(sqlite);
       await db.destroy();
     },

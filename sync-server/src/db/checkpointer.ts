@@ -6,10 +6,11 @@
  *
  * Here a worker thread with its own connection to the file runs a PASSIVE checkpoint every
  * `everyMs`: it copies what no reader needs any more and never waits for, or blocks, the
- * server's connection; once it has copied everything, the next commit starts the WAL again from
- * its beginning. The server's connection keeps an automatic checkpoint at a larger size
- * (`FALLBACK_AUTOCHECKPOINT_PAGES`), so that the WAL stays bounded if the thread falls behind or
- * dies. Durability does not change: the thread's connection syncs as the server's did
+ * server's connection. The WAL starts again from its beginning at a commit that finds it all
+ * copied; under a steady stream of writes new pages arrive during each checkpoint, so that is
+ * rare, and the server's connection keeps an automatic checkpoint at a larger size
+ * (`FALLBACK_AUTOCHECKPOINT_PAGES`, a 40 MB WAL): it then copies only the last pages, and the
+ * WAL starts again. It also bounds the WAL if the thread falls behind or dies. Durability does not change: the thread's connection syncs as the server's did
  * (`synchronous = NORMAL`: the WAL before a checkpoint, the file after it).
  */
 import { createRequire } from 'node:module';

@@ -74,6 +74,8 @@ const connections = Number(args.connections);
 const P = {
   sendS: quick ? 3 : 10,
   warmupS: quick ? 1 : 3,
+  pairedRounds: quick ? 2 : 6,
+  pairedS: quick ? 1 : 2,
   deliveryPings: quick ? 100 : 500,
   deliveryIntervalMs: quick ? 5 : 60,
   levels: [1000, 5000],
@@ -146,6 +148,8 @@ async function serverBenches(): Promise<void> {
         durationS: P.sendS,
         warmupS: P.warmupS,
         countNewPings: () => newPings,
+        pairedRounds: P.pairedRounds,
+        pairedS: P.pairedS,
       });
       raw.send = r;
       const ratio = r.app.rps / r.bare.rps;
@@ -171,13 +175,20 @@ async function serverBenches(): Promise<void> {
       info('1', 'send as 1-entry batch: requests/s', r.batch.rps, 'req/s');
       info('1', 'send as 1-entry batch: p99', r.batch.p99, 'ms');
       const cpu = r.cpuPerRequestMs;
+      info('1', 'send as 1-entry batch: server CPU per request', cpu.batch, 'ms');
+      // Judged on the alternating phases (benches/send.ts, PairedRounds): the run above follows
+      // the REST run, on a larger database, and is the batch path's first.
+      const { paired } = r;
+      const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
+      info('1', 'alternating: REST send, server CPU per request', mean(paired.rest), 'ms');
+      info('1', 'alternating: 1-entry batch, server CPU per request', mean(paired.batch), 'ms');
       check(
         '1',
-        'send as 1-entry batch: server CPU per request',
-        cpu.batch,
-        'ms',
-        `≤ REST send ${cpu.app.toFixed(3)} ms`,
-        cpu.batch <= cpu.app,
+        `1-entry batch - REST, CPU, ${paired.ratios.length} rounds (s.e. ${(paired.standardError * 100).toFixed(1)} %)`,
+        paired.mean * 100,
+        '%',
+        '≤ 0 % (no more than REST)',
+        paired.mean <= 0,
       );
       info('1', `send in ${LARGE_BATCH}-entry batches: sends/s`, r.largeBatch.rps * LARGE_BATCH);
       check(

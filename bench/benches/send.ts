@@ -25,6 +25,24 @@ export interface SendResult {
   newPingFrames: number;
   /** CPU time the answering process used per request in the measured runs (ms). */
   cpuPerRequestMs: { bare: number; app: number; batch: number; largeBatchEntry: number };
+  /** The one-entry batch against REST in alternating phases: see `pairedRounds`. */
+  paired: PairedRounds;
+}
+
+/**
+ * Server CPU per send of REST sends and of one-entry batches, in short phases that alternate
+ * (REST first in even rounds, the batch first in odd ones) against the same server. Runs made
+ * one after the other differ by more than the two paths do (the database grows, the garbage of
+ * one phase is collected in the next, other processes come and go), so each round's ratio
+ * compares two phases seconds apart, and the mean of the ratios comes with its standard error.
+ */
+export interface PairedRounds {
+  rest: number[];
+  batch: number[];
+  /** batch / rest - 1 per round. */
+  ratios: number[];
+  mean: number;
+  standardError: number;
 }
 
 export async function benchSend(opts: {
@@ -35,6 +53,9 @@ export async function benchSend(opts: {
   durationS: number;
   warmupS: number;
   countNewPings: () => number;
+  /** Rounds of the alternating comparison, and seconds per phase. */
+  pairedRounds?: number;
+  pairedS?: number;
 }): Promise<SendResult> {
   const { server, bare, world, connections } = opts;
   let batchEntryFailures = 0;
@@ -79,7 +100,25 @@ export async function benchSend(opts: {
     makeBatchSender(world, server.url, LARGE_BATCH),
     checkEntries,
   );
+  // Both paths warm (the measured batch run above was the batch's first), then alternating.
+  const rounds = opts.pairedRounds ?? 6;
+  const paired: PairedRounds = { rest: [], batch: [], ratios: [], mean: 0, standardError: 0 };
+  for (let i = 0; i < rounds; i++) {
+    const order = i % 2 ? (['batch', 'rest'] as const) : (['rest', 'batch'] as const);
+    for (const kind of order) {
+      const make =
+        kind === 'rest' ? makeSender(world, server.url) : makeBatchSender(world, server.url);
+      paired[kind].push((await run(server, opts.pairedS ?? 2, make)).cpu);
+    }
+    paired.ratios.push(paired.batch[i]! / paired.rest[i]! - 1);
+  }
+  const n = paired.ratios.length;
+  paired.mean = paired.ratios.reduce((x, y) => x + y, 0) / n;
+  const variance =
+    paired.ratios.reduce((x, y) => x + (y - paired.mean) ** 2, 0) / Math.max(1, n - 1);
+  paired.standardError = Math.sqrt(variance / n);
   return {
+    paired,
     bare: b.result,
     app: a.result,
     batch: batch.result,

@@ -42,7 +42,6 @@ describe('the checkpoint thread (SQLite)', () => {
         });
       }
       const written = 30 * 50 * 8000;
-      expect(size(`${file}-wal`)).toBeGreaterThan(written);
       // Only the thread can have copied them into the file.
       expect(await until(() => size(file) - before >= written)).toBe(true);
       const rows = await sql<{ n: number }>`select count(*) as n from scratch`.execute(db);

@@ -10,8 +10,9 @@
  * copied; under a steady stream of writes new pages arrive during each checkpoint, so that is
  * rare, and the server's connection keeps an automatic checkpoint at a larger size
  * (`FALLBACK_AUTOCHECKPOINT_PAGES`, a 40 MB WAL): it then copies only the last pages, and the
- * WAL starts again. It also bounds the WAL if the thread falls behind or dies. Durability does not change: the thread's connection syncs as the server's did
- * (`synchronous = NORMAL`: the WAL before a checkpoint, the file after it).
+ * WAL starts again. It also bounds the WAL if the thread falls behind or dies. Durability does
+ * not change: the thread's connection syncs as the server's did (`synchronous = NORMAL`: the WAL
+ * before a checkpoint, the file after it).
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -88,6 +89,8 @@ export function startCheckpointer(
         });
         worker.on('exit', () => resolve());
       });
+      // Held open until it answers: a stopping process may have nothing else left to wait for.
+      worker.ref();
       worker.postMessage('stop');
       await closed;
       running = false;

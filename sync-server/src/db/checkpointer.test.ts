@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer';
+import BetterSqlite3 from 'better-sqlite3';
+import { startTestServer } from '../../test/harness';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer';
 import { openDatabase } from './connection';
 
 const size = (file: string) => {
@@ -55,6 +57,32 @@ describe('the checkpoint thread (SQLite)', () => {
     const rows = await sql<{ n: number }>`select count(*) as n from scratch`.execute(again.db);
     expect(rows.rows[0]?.n).toBe(1500);
     await again.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs in the server unless SQLITE_CHECKPOINT_THREAD=false', async () => {
+    const autocheckpoint = async (env: Record<string, string>) => {
+      const server = await startTestServer(env);
+      try {
+        return server.database.sqlite.pragma('wal_autocheckpoint', { simple: true });
+      } finally {
+        await server.close();
+      }
+    };
+    expect(await autocheckpoint({})).toBe(FALLBACK_AUTOCHECKPOINT_PAGES);
+    expect(await autocheckpoint({ SQLITE_CHECKPOINT_THREAD: 'false' })).toBe(1000);
+  });
+
+  it('hands checkpoints back to the server connection when the thread fails', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pingme-checkpointer-'));
+    const sqlite = new BetterSqlite3(path.join(dir, 'db.sqlite'));
+    // The thread opens a file that is not there (fileMustExist) and fails at once.
+    const checkpointer = startCheckpointer(sqlite, path.join(dir, 'gone', 'db.sqlite'));
+    expect(await until(() => sqlite.pragma('wal_autocheckpoint', { simple: true }) === 1000)).toBe(
+      true,
+    );
+    await checkpointer.stop();
+    sqlite.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

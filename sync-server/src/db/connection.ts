@@ -13,10 +13,17 @@ import {
   SqliteDialect,
   type Logger as KyselyLogger,
   type SqliteDatabase,
+  type SqliteStatement,
 } from 'kysely';
 import pg from 'pg';
 import { logger } from '../logger';
 import { startCheckpointer } from './checkpointer';
+import {
+  SessionCache,
+  registerSessionCache,
+  watchIdentityWrites,
+  writeScope,
+} from './session-cache';
 import { Migrator } from 'kysely/migration';
 import { isPostgres, isPostgresUrl, PostgresMigrationPlugin, type DialectName } from './dialect';
 import { migrations } from './migrations/index';
@@ -66,12 +73,16 @@ export async function openDatabase(location: string, opts: OpenOptions = {}): Pr
   // memory it holds one write's pages at a time (docs/performance.md, "The savepoints'
   // sub-journal"); temporary tables and sorts live in memory too.
   sqlite.pragma('temp_store = MEMORY');
+  const sessions = new SessionCache(sqlite);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new SqliteDialect({
+      database: withStatementCache(sqlite, STATEMENT_CACHE_SIZE, sessions),
+    }),
     plugins: [new CamelCasePlugin()],
     ...(opts.onQuery ? { log: timer(opts.onQuery) } : {}),
   });
   await migrate(db);
+  registerSessionCache(db, sessions);
   const checkpointer =
     opts.checkpointThread && file !== ':memory:' ? startCheckpointer(sqlite, file) : undefined;
   return {
@@ -147,13 +158,16 @@ export const STATEMENT_CACHE_SIZE = 1000;
  * a bounded least-recently-used map holds them all; a list of a new length (`IN (?, ?, …)`) only
  * adds an entry. Kysely runs one query at a time on its single connection, so a statement is
  * never in use twice at once, and SQLite re-prepares a cached statement by itself after a schema
- * change (migrations). docs/performance.md has the before and after.
+ * change (migrations). docs/performance.md has the before and after. With a session cache, a
+ * statement that writes `users` or `sessions` comes back wrapped so that it first drops what it
+ * may change from the cache (session-cache.ts).
  */
 export function withStatementCache(
   sqlite: BetterSqlite3.Database,
   size = STATEMENT_CACHE_SIZE,
+  sessions?: SessionCache,
 ): SqliteDatabase {
-  const cache = new Map<string, BetterSqlite3.Statement>();
+  const cache = new Map<string, SqliteStatement>();
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
@@ -162,7 +176,10 @@ export function withStatementCache(
         // Most recently used goes last; the first entry is the one to evict.
         cache.delete(sql);
       } else {
-        stmt = sqlite.prepare(sql);
+        const prepared = sqlite.prepare(sql);
+        stmt = sessions
+          ? watchIdentityWrites(sessions, writeScope(sql, prepared.readonly), prepared)
+          : prepared;
         if (cache.size >= size) cache.delete(cache.keys().next().value!);
       }
       cache.set(sql, stmt);

@@ -3,6 +3,7 @@ import type { Db } from './connection';
 import { dialectOf } from './dialect';
 import { nowIso } from './connection';
 import type { UserRow } from './schema';
+import { sessionCacheOf, type CachedSession, type SessionRow } from './session-cache';
 
 /** How a session is judged when it is read (docs/security.md, "Sessions"). */
 /** The session cookie's name: the HTTP layer sets it, the /ws upgrade reads it. */
@@ -66,13 +67,6 @@ const sessionAndUserQuery = compiledOnce((db: Db, id: string) =>
     .where('s.id', '=', id),
 );
 
-type SessionRow = {
-  data: string;
-  expiresAt: number;
-  lastSeenAt: number | null;
-  userId: string | null;
-};
-
 /** The session row, and its person where the query brought it (PostgreSQL: the join). */
 async function readSession(
   db: Db,
@@ -96,7 +90,8 @@ async function readSession(
 
 /**
  * getSession and the person of the session (a signed-in request needs both): the same expiry
- * rules, the same deletion of a dead session and the same touch.
+ * rules, the same deletion of a dead session and the same touch. On SQLite a session read before
+ * and unchanged since comes from memory (session-cache.ts) while it is alive and needs no touch.
  */
 export async function getSessionWithUser(
   db: Db,
@@ -104,35 +99,56 @@ export async function getSessionWithUser(
   policy: SessionPolicy = {},
 ): Promise<SessionWithUser | undefined> {
   const now = policy.now ?? Date.now();
+  const cache = sessionCacheOf(db);
+  const cached = cache?.get(id);
+  if (cached && judge(cached.session, policy, now) === 'alive') return answer(cached);
+  const started = cache?.startRead();
   const found = await readSession(db, id);
   if (!found) return undefined;
   const { session } = found;
-  const {
-    data: sessionData,
-    expiresAt: sessionExpiresAt,
-    lastSeenAt: sessionLastSeenAt,
-    userId: sessionUserId,
-  } = session;
-  const lastSeen = sessionLastSeenAt ?? now;
-  if (sessionExpiresAt < now || (policy.idleMs !== undefined && lastSeen + policy.idleMs < now)) {
+  const verdict = judge(session, policy, now);
+  if (verdict === 'dead') {
     await db.deleteFrom('sessions').where('id', '=', id).execute();
     return undefined;
   }
-  if (
-    policy.touchEveryMs &&
-    (sessionLastSeenAt === null || now - lastSeen >= policy.touchEveryMs)
-  ) {
+  if (verdict === 'touch') {
     await db.updateTable('sessions').set({ lastSeenAt: now }).where('id', '=', id).execute();
   }
   const [user] =
-    sessionUserId === null
+    session.userId === null
       ? []
       : 'user' in found
         ? [found.user]
-        : (await userQuery(db, sessionUserId)).rows;
+        : (await userQuery(db, session.userId)).rows;
+  const read = { session, user };
+  // A touch has just changed the row: the next read keeps it (`started` is then out of date).
+  if (cache && started !== undefined) cache.keep(started, id, read);
+  return answer(read);
+}
+
+/** Whether a session row is alive under `policy`, dead, or alive with a use to record. */
+function judge(
+  session: SessionRow,
+  policy: SessionPolicy,
+  now: number,
+): 'alive' | 'dead' | 'touch' {
+  const lastSeen = session.lastSeenAt ?? now;
+  if (session.expiresAt < now || (policy.idleMs !== undefined && lastSeen + policy.idleMs < now)) {
+    return 'dead';
+  }
+  if (
+    policy.touchEveryMs &&
+    (session.lastSeenAt === null || now - lastSeen >= policy.touchEveryMs)
+  ) {
+    return 'touch';
+  }
+  return 'alive';
+}
+
+function answer({ session, user }: CachedSession): SessionWithUser {
   return {
-    data: JSON.parse(sessionData) as Record<string, unknown>,
-    userId: sessionUserId,
+    data: JSON.parse(session.data) as Record<string, unknown>,
+    userId: session.userId,
     user,
   };
 }

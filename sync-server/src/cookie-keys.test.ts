@@ -41,6 +41,19 @@ describe('cookieKeys', () => {
     expect(keys.verify(data, '')).toBe(false);
   });
 
+  it('refuses a forged signature of a cookie it has verified before, and a good one of another', () => {
+    const keys = cookieKeys([NEW, OLD]);
+    const good = keys.sign(data);
+    const byOld = new Keygrip([OLD]).sign(data);
+    for (let i = 0; i < 3; i++) {
+      expect(keys.index(data, good)).toBe(0);
+      expect(keys.index(data, byOld)).toBe(1);
+      expect(keys.verify(data, good.slice(0, -1) + (good.at(-1) === 'A' ? 'B' : 'A'))).toBe(false);
+      expect(keys.verify(`${data}x`, good)).toBe(false);
+      expect(keys.verify(data.slice(0, -1), good)).toBe(false);
+    }
+  });
+
   it('needs a key', () => {
     expect(() => cookieKeys([])).toThrow('Keys must be provided.');
   });

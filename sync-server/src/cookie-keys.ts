@@ -8,6 +8,7 @@
  * compared with `timingSafeEqual` (docs/performance.md, "The session cookie's signature").
  */
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 /** keygrip's interface, as `cookies` calls it. */
 export interface CookieKeys {
@@ -28,18 +29,31 @@ export function cookieKeys(secrets: readonly string[]): CookieKeys {
   return signer;
 }
 
+/**
+ * Signatures found good, kept (by their data and digest) so that the next request with the same
+ * cookie skips the HMAC: 4 % of a ping send's CPU. Only good ones: forged cookies never enter, so
+ * a flood of them cannot push a real one out.
+ */
+export const VERIFIED_KEPT = 20_000;
+
 function makeCookieKeys(secrets: readonly string[]): CookieKeys {
   if (secrets.length === 0) throw new Error('Keys must be provided.');
   const keys: KeyObject[] = secrets.map((s) => createSecretKey(Buffer.from(s, 'utf8')));
   const mac = (data: string, key: KeyObject) => createHmac('sha1', key).update(data).digest();
+  const verified = new LRUCache<string, number>({ max: VERIFIED_KEPT });
   const index = (data: string, digest: string) => {
+    const memo = `${digest} ${data}`;
+    const known = verified.get(memo);
+    if (known !== undefined) return known;
     const given = Buffer.from(digest, 'base64url');
     // base64url decoding is lenient: only the canonical text of a digest is accepted.
     if (given.toString('base64url') !== digest) return -1;
-    return keys.findIndex((key) => {
+    const found = keys.findIndex((key) => {
       const expected = mac(data, key);
       return given.length === expected.length && timingSafeEqual(given, expected);
     });
+    if (found >= 0) verified.set(memo, found);
+    return found;
   };
   return {
     sign: (data) => mac(data, keys[0]!).toString('base64url'),

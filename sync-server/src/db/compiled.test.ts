@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compiledOnce } from './compiled';
+import { CompiledQuery } from 'kysely';
+import {
+  compiledOnce,
+  executeCompiled,
+  runCompiledDirectly,
+  stopCompiledDirectly,
+} from './compiled';
 import { openDatabase, type OpenedDb } from './connection';
 import { getSessionWithUser, liveSessionUsers, setSession } from './sessions';
 import { insertUser } from './users';
@@ -71,6 +77,52 @@ describe('compiledOnce', () => {
       d.selectFrom('users').select('id'),
     );
     await expect(async () => unused(db(), 'x')).rejects.toThrow(/argument 0 unused/);
+  });
+});
+
+describe('compiled queries of a group transaction, on the connection directly (SQLite)', () => {
+  const everyColumn = compiledOnce((d: typeof opened.db, id: string) =>
+    d.selectFrom('users').selectAll().where('id', '=', id),
+  );
+  const rename = compiledOnce((d: typeof opened.db, name: string, id: string) =>
+    d.updateTable('users').set({ firstName: name }).where('id', '=', id),
+  );
+
+  it('answers what Kysely answers: the same rows and names, counts, errors', async () => {
+    const u = await person(6);
+    const throughKysely = (await everyColumn(db(), u.id)).rows;
+    const trx = await db().startTransaction().execute();
+    runCompiledDirectly(db(), trx);
+    const direct = (await everyColumn(trx, u.id)).rows;
+    expect(direct).toEqual(throughKysely);
+    expect(Object.keys(direct[0]!)).toEqual(Object.keys(throughKysely[0]!));
+    expect(Object.keys(direct[0]!)).toContain('rateLimitPerDay');
+    const changed = await rename(trx, 'Renamed', u.id);
+    expect(changed.numAffectedRows).toBe(1n);
+    expect(changed.rows).toEqual([]);
+    await expect(
+      executeCompiled(trx, CompiledQuery.raw(`insert into users (id) values ('${u.id}')`)),
+    ).rejects.toThrow(/NOT NULL|UNIQUE/);
+    stopCompiledDirectly(trx);
+    await trx.rollback().execute();
+    // Rolled back: the direct statements were the transaction's.
+    expect((await everyColumn(db(), u.id)).rows[0]?.firstName).toBe('First6');
+  });
+
+  it('takes the direct path only while allowed: Kysely refuses a committed transaction', async () => {
+    const u = await person(7);
+    const stopped = await db().startTransaction().execute();
+    runCompiledDirectly(db(), stopped);
+    expect((await everyColumn(stopped, u.id)).rows).toHaveLength(1);
+    stopCompiledDirectly(stopped);
+    await stopped.commit().execute();
+    await expect(everyColumn(stopped, u.id)).rejects.toThrow(/committed/);
+    // Not stopped (the coalescer always stops it before the commit): still direct, so answered.
+    const left = await db().startTransaction().execute();
+    runCompiledDirectly(db(), left);
+    await left.commit().execute();
+    expect((await everyColumn(left, u.id)).rows).toHaveLength(1);
+    stopCompiledDirectly(left);
   });
 });
 

@@ -9,7 +9,13 @@
  * Every query of this server uses the same plugins (db/connection.ts), so one compiled text per
  * dialect serves every connection and transaction (a process may hold both: migrate-to-postgres).
  */
-import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
+import {
+  CamelCasePlugin,
+  type Compilable,
+  type CompiledQuery,
+  type QueryResult,
+  type SqliteDatabase,
+} from 'kysely';
 import type { Db } from './connection';
 import { dialectOf, type DialectName } from './dialect';
 
@@ -40,8 +46,97 @@ export function compiledOnce<A extends unknown[], R>(
     }
     const { query, slots } = template;
     const parameters = slots.map((slot, i) => (slot < 0 ? query.parameters[i] : args[slot]));
-    return db.executeQuery<R>({ ...query, parameters });
+    return executeCompiled<R>(db, { ...query, parameters });
   };
+}
+
+// ---------- on SQLite's connection directly, inside the group's transaction ----------
+
+/**
+ * SQLite's one connection as Kysely's driver uses it (connection.ts: the statement cache), and
+ * the timer Kysely's log would call.
+ */
+export interface DirectConnection {
+  database: SqliteDatabase;
+  onQuery?: ((nodeKind: string, millis: number) => void) | undefined;
+}
+
+const roots = new WeakMap<Db, DirectConnection>();
+const transactions = new WeakMap<Db, DirectConnection>();
+
+/** The SQLite database `db` runs on (connection.ts), for its transactions to use directly. */
+export function registerDirectConnection(db: Db, connection: DirectConnection): void {
+  roots.set(db, connection);
+}
+
+/**
+ * Lets the compiled queries of `trx`, a transaction of `root` that holds SQLite's one connection
+ * until it commits (the group commit's, mutations/coalesce.ts), run on that connection directly:
+ * better-sqlite3 answers at once, and Kysely's path around each statement (the connection's
+ * mutex, its plugins, its logger, six promises) cost more than most of these statements do,
+ * about 5 µs each (docs/performance.md, "Statements of the group on the connection directly").
+ * Nothing else can use the connection meanwhile: Kysely gives it to no other query until the
+ * transaction ends. On PostgreSQL, and for every other handle, nothing changes.
+ */
+export function runCompiledDirectly(root: Db, trx: Db): void {
+  const connection = roots.get(root);
+  if (connection && trx.isTransaction) transactions.set(trx, connection);
+}
+
+/** Before `trx` ends: its queries go through Kysely again (which refuses them once it has). */
+export function stopCompiledDirectly(trx: Db): void {
+  transactions.delete(trx);
+}
+
+/** Runs a compiled query as `db.executeQuery` does: directly where runCompiledDirectly allows. */
+export function executeCompiled<R>(db: Db, query: CompiledQuery<R>): Promise<QueryResult<R>> {
+  const connection = transactions.get(db);
+  if (!connection) return db.executeQuery<R>(query);
+  try {
+    return Promise.resolve(runDirect(connection, query));
+  } catch (err) {
+    return Promise.reject(err as Error);
+  }
+}
+
+/** Column names as the CamelCasePlugin every query of this server uses turns them. */
+class ColumnNames extends CamelCasePlugin {
+  private readonly names = new Map<string, string>();
+  of(column: string): string {
+    let name = this.names.get(column);
+    if (name === undefined) {
+      name = this.camelCase(column);
+      this.names.set(column, name);
+    }
+    return name;
+  }
+}
+const columnNames = new ColumnNames();
+
+/** What Kysely's SQLite connection answers, with the plugin's names (SQLite's values are flat). */
+function runDirect<R>(connection: DirectConnection, query: CompiledQuery<R>): QueryResult<R> {
+  const started = connection.onQuery ? performance.now() : 0;
+  const stmt = connection.database.prepare(query.sql);
+  let result: QueryResult<R>;
+  if (stmt.reader) {
+    const rows = stmt.all(query.parameters) as Record<string, unknown>[];
+    result = {
+      rows: rows.map((row) => {
+        const out: Record<string, unknown> = {};
+        for (const key in row) out[columnNames.of(key)] = row[key];
+        return out as R;
+      }),
+    };
+  } else {
+    const { changes, lastInsertRowid } = stmt.run(query.parameters);
+    result = {
+      insertId: BigInt(lastInsertRowid),
+      numAffectedRows: BigInt(changes),
+      rows: [],
+    };
+  }
+  connection.onQuery?.(query.query.kind, performance.now() - started);
+  return result;
 }
 
 function compileTemplate<A extends unknown[], R>(

@@ -18,6 +18,7 @@ import {
 import pg from 'pg';
 import { logger } from '../logger';
 import { startCheckpointer } from './checkpointer';
+import { registerDirectConnection } from './compiled';
 import {
   SessionCache,
   registerSessionCache,
@@ -74,15 +75,15 @@ export async function openDatabase(location: string, opts: OpenOptions = {}): Pr
   // sub-journal"); temporary tables and sorts live in memory too.
   sqlite.pragma('temp_store = MEMORY');
   const sessions = new SessionCache(sqlite);
+  const database = withStatementCache(sqlite, STATEMENT_CACHE_SIZE, sessions);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({
-      database: withStatementCache(sqlite, STATEMENT_CACHE_SIZE, sessions),
-    }),
+    dialect: new SqliteDialect({ database }),
     plugins: [new CamelCasePlugin()],
     ...(opts.onQuery ? { log: timer(opts.onQuery) } : {}),
   });
   await migrate(db);
   registerSessionCache(db, sessions);
+  registerDirectConnection(db, { database, onQuery: opts.onQuery });
   const checkpointer =
     opts.checkpointThread && file !== ':memory:' ? startCheckpointer(sqlite, file) : undefined;
   return {

@@ -15,6 +15,7 @@ import {
   saveIdempotent,
   type StoredResponse,
 } from '../db/idempotency';
+import { executeCompiled } from '../db/compiled';
 import { dialectOf, isRetryableConflict } from '../db/dialect';
 import type { UserRow } from '../db/schema';
 import {
@@ -236,13 +237,13 @@ export async function applyInSavepoint(
   for (let attempt = 0; ; attempt++) {
     // One write at a time in a transaction: each savepoint is released or rolled back before the
     // next begins, so one name serves all, and its statements are compiled once.
-    await trx.executeQuery(shared.savepointOpen ? RELEASE_AND_SAVEPOINT : SAVEPOINT);
+    await executeCompiled(trx, shared.savepointOpen ? RELEASE_AND_SAVEPOINT : SAVEPOINT);
     shared.savepointOpen = true;
     const changes = new ChangeSet();
     try {
       const answer = await applyParsed({ trx, changes }, caller, entry, prepared.args);
       if (!postgres) {
-        await trx.executeQuery(RELEASE);
+        await executeCompiled(trx, RELEASE);
         shared.savepointOpen = false;
       }
       shared.committed.push(changes);
@@ -251,10 +252,10 @@ export async function applyInSavepoint(
       // PostgreSQL gave up on the whole transaction's locks: the group runs again (coalesce.ts).
       if (isRetryableConflict(err)) throw new BrokenTransaction(err);
       try {
-        if (postgres) await trx.executeQuery(ROLLBACK_AND_RELEASE);
+        if (postgres) await executeCompiled(trx, ROLLBACK_AND_RELEASE);
         else {
-          await trx.executeQuery(ROLLBACK_TO);
-          await trx.executeQuery(RELEASE);
+          await executeCompiled(trx, ROLLBACK_TO);
+          await executeCompiled(trx, RELEASE);
         }
         shared.savepointOpen = false;
       } catch (broken) {

@@ -9,6 +9,7 @@
  * is announced.
  */
 import { isRetryableStatus } from '@pingme/shared';
+import { runCompiledDirectly, stopCompiledDirectly } from '../db/compiled';
 import type { Db } from '../db/connection';
 import { isRetryableConflict } from '../db/dialect';
 import {
@@ -82,6 +83,7 @@ async function runGroupOnce(
   let trx;
   try {
     trx = await db.startTransaction().execute();
+    runCompiledDirectly(db, trx);
     const shared = sharedTransaction(trx);
     committed = shared.committed;
     for (const job of jobs) {
@@ -110,8 +112,10 @@ async function runGroupOnce(
       results.push(outcomes);
     }
     await flushChanges(trx, committed, announcer);
+    stopCompiledDirectly(trx);
     await trx.commit().execute();
   } catch (err) {
+    if (trx) stopCompiledDirectly(trx);
     await trx
       ?.rollback()
       .execute()

@@ -165,10 +165,30 @@ async function serverBenches(): Promise<void> {
       info('1', 'bare Koa route: p99', r.bare.p99, 'ms');
       info('1', 'bare Koa route: CPU per request', r.cpuPerRequestMs.bare, 'ms');
       info('1', 'ping send: requests/s', r.app.rps, 'req/s');
-      check('1', 'ping send / bare requests/s', ratio * 100, '%', '≥ 12 %', ratio >= 0.12);
+      info('1', 'ping send / bare requests/s, back to back', ratio * 100, '%');
       info('1', 'ping send: p50', r.app.p50, 'ms');
-      const p99Target = `≤ 3 × bare p99 = ${(3 * r.bare.p99).toFixed(1)} ms`;
-      check('1', 'ping send: p99', r.app.p99, 'ms', p99Target, r.app.p99 <= 3 * r.bare.p99);
+      info('1', 'ping send: p99', r.app.p99, 'ms');
+      info('1', 'ping send p99 / bare p99, back to back', r.app.p99 / r.bare.p99);
+      // Judged on alternating phases (benches/send.ts, AgainstBare): the bare route's rate drifts
+      // by a quarter between runs on this machine, so one pair of runs can be off either way.
+      const { againstBare } = r;
+      const rounds = againstBare.rateRatios.length;
+      check(
+        '1',
+        `ping send / bare requests/s, ${rounds} alternating rounds (s.e. ${(againstBare.rate.standardError * 100).toFixed(2)} %)`,
+        againstBare.rate.mean * 100,
+        '%',
+        '≥ 12 %',
+        againstBare.rate.mean >= 0.12,
+      );
+      check(
+        '1',
+        `ping send p99 / bare p99, ${rounds} alternating rounds (s.e. ${againstBare.p99.standardError.toFixed(2)})`,
+        againstBare.p99.mean,
+        '',
+        '≤ 3',
+        againstBare.p99.mean <= 3,
+      );
       check('1', 'ping send: non-2xx + errors', failed, '', '0', failed === 0);
       info('1', 'ping send: server CPU per request', r.cpuPerRequestMs.app, 'ms');
       info('1', 'new_ping frames / sends', r.newPingFrames / Math.max(1, r.app.requests));

@@ -27,6 +27,35 @@ export interface SendResult {
   cpuPerRequestMs: { bare: number; app: number; batch: number; largeBatchEntry: number };
   /** The one-entry batch against REST in alternating phases: see `pairedRounds`. */
   paired: PairedRounds;
+  /** REST sends against the bare route in alternating phases (requests/s and p99 per round). */
+  againstBare: AgainstBare;
+}
+
+/**
+ * REST sends and the bare route in short phases that alternate (the bare route first in even
+ * rounds): this machine's speed drifts by ±25 % from one minute to the next, and the bare route,
+ * at ten times the rate, drifts the most, so one back-to-back pair of runs can be off either way.
+ * Each round's ratio compares phases seconds apart.
+ */
+export interface AgainstBare {
+  /** REST sends/s over bare requests/s, per round. */
+  rateRatios: number[];
+  /** REST p99 over bare p99, per round. */
+  p99Ratios: number[];
+  rate: MeanAndError;
+  p99: MeanAndError;
+}
+
+export interface MeanAndError {
+  mean: number;
+  standardError: number;
+}
+
+export function meanAndError(xs: readonly number[]): MeanAndError {
+  const n = xs.length;
+  const mean = xs.reduce((x, y) => x + y, 0) / n;
+  const variance = xs.reduce((x, y) => x + (y - mean) ** 2, 0) / Math.max(1, n - 1);
+  return { mean, standardError: Math.sqrt(variance / n) };
 }
 
 /**
@@ -102,6 +131,24 @@ export async function benchSend(opts: {
   );
   // Both paths warm (the measured batch run above was the batch's first), then alternating.
   const rounds = opts.pairedRounds ?? 6;
+  const againstBare: AgainstBare = {
+    rateRatios: [],
+    p99Ratios: [],
+    rate: { mean: 0, standardError: 0 },
+    p99: { mean: 0, standardError: 0 },
+  };
+  for (let i = 0; i < rounds; i++) {
+    const phase = (target: Child) =>
+      run(target, opts.pairedS ?? 2, makeSender(world, target.url)).then((r) => r.result);
+    const [first, second] = i % 2 ? [server, bare] : [bare, server];
+    const one = await phase(first);
+    const two = await phase(second);
+    const [app, ref] = i % 2 ? [one, two] : [two, one];
+    againstBare.rateRatios.push(app.rps / ref.rps);
+    againstBare.p99Ratios.push(app.p99 / ref.p99);
+  }
+  againstBare.rate = meanAndError(againstBare.rateRatios);
+  againstBare.p99 = meanAndError(againstBare.p99Ratios);
   const paired: PairedRounds = { rest: [], batch: [], ratios: [], mean: 0, standardError: 0 };
   for (let i = 0; i < rounds; i++) {
     const order = i % 2 ? (['batch', 'rest'] as const) : (['rest', 'batch'] as const);
@@ -112,13 +159,10 @@ export async function benchSend(opts: {
     }
     paired.ratios.push(paired.batch[i]! / paired.rest[i]! - 1);
   }
-  const n = paired.ratios.length;
-  paired.mean = paired.ratios.reduce((x, y) => x + y, 0) / n;
-  const variance =
-    paired.ratios.reduce((x, y) => x + (y - paired.mean) ** 2, 0) / Math.max(1, n - 1);
-  paired.standardError = Math.sqrt(variance / n);
+  ({ mean: paired.mean, standardError: paired.standardError } = meanAndError(paired.ratios));
   return {
     paired,
+    againstBare,
     bare: b.result,
     app: a.result,
     batch: batch.result,

@@ -116,27 +116,24 @@ const columnNames = new ColumnNames();
 /** What Kysely's SQLite connection answers, with the plugin's names (SQLite's values are flat). */
 function runDirect<R>(connection: DirectConnection, query: CompiledQuery<R>): QueryResult<R> {
   const started = connection.onQuery ? performance.now() : 0;
-  const stmt = connection.database.prepare(query.sql);
-  let result: QueryResult<R>;
-  if (stmt.reader) {
-    const rows = stmt.all(query.parameters) as Record<string, unknown>[];
-    result = {
-      rows: rows.map((row) => {
-        const out: Record<string, unknown> = {};
-        for (const key in row) out[columnNames.of(key)] = row[key];
-        return out as R;
-      }),
-    };
-  } else {
+  try {
+    const stmt = connection.database.prepare(query.sql);
+    if (stmt.reader) {
+      const rows = stmt.all(query.parameters) as Record<string, unknown>[];
+      return {
+        rows: rows.map((row) => {
+          const out: Record<string, unknown> = {};
+          for (const key in row) out[columnNames.of(key)] = row[key];
+          return out as R;
+        }),
+      };
+    }
     const { changes, lastInsertRowid } = stmt.run(query.parameters);
-    result = {
-      insertId: BigInt(lastInsertRowid),
-      numAffectedRows: BigInt(changes),
-      rows: [],
-    };
+    return { insertId: BigInt(lastInsertRowid), numAffectedRows: BigInt(changes), rows: [] };
+  } finally {
+    // Kysely's logger times failed statements too.
+    connection.onQuery?.(query.query.kind, performance.now() - started);
   }
-  connection.onQuery?.(query.query.kind, performance.now() - started);
-  return result;
 }
 
 function compileTemplate<A extends unknown[], R>(

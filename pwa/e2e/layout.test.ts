@@ -185,6 +185,16 @@ describe.each(WIDTHS)('at %i px wide', (width) => {
     await dialog(
       page,
       width,
+      () =>
+        page
+          .getByRole('region', { name: 'Your Pings' })
+          .getByRole('button', { name: /Custom Ping/ })
+          .click(),
+      'home-custom-ping',
+    );
+    await dialog(
+      page,
+      width,
       () => page.getByRole('button', { name: /Help: show the guided tour/ }).click(),
       'home-tour',
     );

@@ -1,22 +1,15 @@
 /**
- * A one-off custom ping to one friend: text (up to 200, with a counter), an emoji (default 💭)
- * and the friend. Validated with the shared CustomPingBody, so messages match the server's.
+ * A one-off custom ping to one friend: text (up to 200, with a counter) and an emoji (default 💭),
+ * the fields the friend's page asks for too (CustomPingFields), and the friend. Validated with the shared CustomPingBody, so messages match the server's.
  */
-import {
-  CustomPingBody,
-  DEFAULT_PROMPT_EMOJI,
-  LIMITS,
-  displayName,
-  graphemeCount,
-  type SelfUser,
-} from '@pingme/shared';
+import { CustomPingBody, displayName, type SelfUser } from '@pingme/shared';
 import { useId, useState } from 'react';
 import { afterNextPaint } from '../lib/frames';
 import { toast } from '../stores';
 import { CUSTOM_PING_ERROR, sendPing } from '../writes/pings';
 import { Avatar } from '../components/Avatar';
 import { Dialog, DialogActions } from '../components/Dialog';
-import { TextField } from '../components/TextField';
+import { CustomPingFields } from '../components/common/CustomPingFields';
 import { sentToast } from './SendPromptDialog';
 import type { Friend } from '../components/pings/usePings';
 import { fieldErrors } from '../hooks/useZodForm';
@@ -37,7 +30,7 @@ export function CustomPingDialog({ open, me, friends, onOpenChange }: CustomPing
   const [friendId, setFriendId] = useState<string | null>(null);
   const [errors, setErrors] = useState<Errors>({});
   const { busy: sending, run } = useBusyWrite();
-  const textId = useId();
+  const formId = useId();
 
   const reset = () => {
     setText('');
@@ -73,7 +66,6 @@ export function CustomPingDialog({ open, me, friends, onOpenChange }: CustomPing
     );
   };
 
-  const length = [...text].length;
   return (
     <Dialog
       open={open}
@@ -82,43 +74,22 @@ export function CustomPingDialog({ open, me, friends, onOpenChange }: CustomPing
       description="Write your own ping to one friend."
     >
       <div className="custom-dialog">
-        <div className="field">
-          <label className="field__label" htmlFor={textId}>
-            Message
-          </label>
-          <textarea
-            id={textId}
-            className="input custom-dialog__text"
-            rows={3}
-            value={text}
-            maxLength={LIMITS.customPingText}
-            aria-invalid={errors.customText ? true : undefined}
-            aria-describedby={`${textId}-count${errors.customText ? ` ${textId}-error` : ''}`}
-            onChange={(e) => setText(e.target.value)}
-            placeholder="Thinking of you…"
-          />
-          <p id={`${textId}-count`} className="field__hint custom-dialog__count">
-            {length}/{LIMITS.customPingText}
-          </p>
-          {errors.customText && (
-            <p id={`${textId}-error`} className="field__error">
-              {errors.customText}
-            </p>
-          )}
-        </div>
-        <TextField
-          label="Emoji"
-          value={emoji}
-          placeholder={DEFAULT_PROMPT_EMOJI}
-          hint="Optional, up to 4 characters"
-          error={errors.customEmoji}
-          onChange={(e) => {
-            if (graphemeCount(e.target.value) <= LIMITS.promptEmoji) setEmoji(e.target.value);
+        <CustomPingFields
+          text={text}
+          emoji={emoji}
+          errors={errors}
+          onText={(value) => {
+            setText(value);
+            setErrors((x) => ({ ...x, customText: undefined }));
+          }}
+          onEmoji={(value) => {
+            setEmoji(value);
+            setErrors((x) => ({ ...x, customEmoji: undefined }));
           }}
         />
         <fieldset
           className="friend-checklist"
-          aria-describedby={errors.receiverId ? `${textId}-friend-error` : undefined}
+          aria-describedby={errors.receiverId ? `${formId}-friend-error` : undefined}
         >
           <legend className="field__label">Send to</legend>
           {friends.length === 0 && <p className="send-dialog__empty">Add friends first.</p>}
@@ -126,7 +97,7 @@ export function CustomPingDialog({ open, me, friends, onOpenChange }: CustomPing
             <label key={f.id} className="friend-checklist__row">
               <input
                 type="radio"
-                name={`${textId}-friend`}
+                name={`${formId}-friend`}
                 checked={friendId === f.id}
                 onChange={() => setFriendId(f.id)}
               />
@@ -136,7 +107,7 @@ export function CustomPingDialog({ open, me, friends, onOpenChange }: CustomPing
           ))}
         </fieldset>
         {errors.receiverId && (
-          <p id={`${textId}-friend-error`} className="field__error">
+          <p id={`${formId}-friend-error`} className="field__error">
             {errors.receiverId}
           </p>
         )}

@@ -13,7 +13,7 @@ export interface CountedTextAreaProps {
   placeholder?: string;
   rows?: number;
   error?: string | undefined;
-  /** 'compact' (friends.css, the default) or 'tall' (setup.css). */
+  /** 'compact' (components.css, the default) or 'tall' (setup.css). */
   look?: 'compact' | 'tall';
 }
 

@@ -3,19 +3,12 @@
  * ping (text ≤ 200 and an emoji). Both go through the outbox; `onSent` runs after the toast.
  */
 import { sentOrSaved } from '../../lib/sent-toast';
-import {
-  CustomPingBody,
-  DEFAULT_PROMPT_EMOJI,
-  LIMITS,
-  type Prompt,
-  type UserSummary,
-} from '@pingme/shared';
+import { CustomPingBody, type Prompt, type UserSummary } from '@pingme/shared';
 import { useState, type FormEvent } from 'react';
 import { toast } from '../../stores';
 import { Button } from '../Button';
 import { Tabs } from '../Tabs';
-import { TextField } from '../TextField';
-import { CountedTextArea } from '../common/CountedTextArea';
+import { CustomPingFields } from '../common/CustomPingFields';
 import { useBusyWrite } from '../common/useBusyWrite';
 import { SendIcon } from '../icons';
 import { PromptPicker } from './PromptPicker';
@@ -131,26 +124,16 @@ function CustomForm({ me, friend, onSent }: SendToFriendProps) {
 
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
-      <CountedTextArea
-        label="Your message"
-        value={text}
-        maxLength={LIMITS.customPingText}
-        error={errors.customText}
-        placeholder="Coffee later?"
-        onChange={(value) => {
+      <CustomPingFields
+        text={text}
+        emoji={emoji}
+        errors={errors}
+        onText={(value) => {
           setText(value);
           setErrors((x) => ({ ...x, customText: undefined }));
         }}
-      />
-      <TextField
-        label="Emoji (optional)"
-        value={emoji}
-        placeholder={DEFAULT_PROMPT_EMOJI}
-        className="fr-emoji-field"
-        error={errors.customEmoji}
-        hint={`Up to ${LIMITS.promptEmoji} emoji; ${DEFAULT_PROMPT_EMOJI} when empty`}
-        onChange={(e) => {
-          setEmoji(e.target.value);
+        onEmoji={(value) => {
+          setEmoji(value);
           setErrors((x) => ({ ...x, customEmoji: undefined }));
         }}
       />

@@ -172,26 +172,14 @@ describe.each(WIDTHS)('at %i px wide', (width) => {
       () => page.getByRole('button', { name: 'Add Anchor' }).click(),
       'home-anchor',
     );
-    await dialog(
-      page,
-      width,
-      () =>
-        page
-          .getByRole('region', { name: 'Your Pings' })
-          .getByRole('button', { name: /need a hug/ })
-          .click(),
-      'home-send-prompt',
-    );
-    await dialog(
-      page,
-      width,
-      () =>
-        page
-          .getByRole('region', { name: 'Your Pings' })
-          .getByRole('button', { name: /Custom Ping/ })
-          .click(),
-      'home-custom-ping',
-    );
+    // A prompt's send dialog, and the Custom Ping dialog.
+    for (const [tile, what] of [
+      [/need a hug/, 'home-send-prompt'],
+      [/Custom Ping/, 'home-custom-ping'],
+    ] as const) {
+      const yourPings = page.getByRole('region', { name: 'Your Pings' });
+      await dialog(page, width, () => yourPings.getByRole('button', { name: tile }).click(), what);
+    }
     await dialog(
       page,
       width,

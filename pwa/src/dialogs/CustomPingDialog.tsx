@@ -9,7 +9,11 @@ import { toast } from '../stores';
 import { CUSTOM_PING_ERROR, sendPing } from '../writes/pings';
 import { Avatar } from '../components/Avatar';
 import { Dialog, DialogActions } from '../components/Dialog';
-import { CustomPingFields } from '../components/common/CustomPingFields';
+import {
+  CustomPingFields,
+  useCustomPingFields,
+  type CustomPingErrors,
+} from '../components/common/CustomPingFields';
 import { sentToast } from './SendPromptDialog';
 import type { Friend } from '../components/pings/usePings';
 import { fieldErrors } from '../hooks/useZodForm';
@@ -22,21 +26,15 @@ export interface CustomPingDialogProps {
   onOpenChange(open: boolean): void;
 }
 
-type Errors = Partial<Record<'customText' | 'customEmoji' | 'receiverId', string>>;
-
 export function CustomPingDialog({ open, me, friends, onOpenChange }: CustomPingDialogProps) {
-  const [text, setText] = useState('');
-  const [emoji, setEmoji] = useState('');
+  const { text, emoji, errors, setErrors, reset: resetFields, fields } = useCustomPingFields();
   const [friendId, setFriendId] = useState<string | null>(null);
-  const [errors, setErrors] = useState<Errors>({});
   const { busy: sending, run } = useBusyWrite();
   const formId = useId();
 
   const reset = () => {
-    setText('');
-    setEmoji('');
+    resetFields();
     setFriendId(null);
-    setErrors({});
   };
   const close = (next: boolean) => {
     if (!next) reset();
@@ -50,7 +48,7 @@ export function CustomPingDialog({ open, me, friends, onOpenChange }: CustomPing
       ...(emoji ? { customEmoji: emoji } : {}),
     });
     if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error) as Errors);
+      setErrors(fieldErrors(parsed.error) as CustomPingErrors);
       return;
     }
     const to = friends.find((f) => f.id === friendId)!;
@@ -74,19 +72,7 @@ export function CustomPingDialog({ open, me, friends, onOpenChange }: CustomPing
       description="Write your own ping to one friend."
     >
       <div className="custom-dialog">
-        <CustomPingFields
-          text={text}
-          emoji={emoji}
-          errors={errors}
-          onText={(value) => {
-            setText(value);
-            setErrors((x) => ({ ...x, customText: undefined }));
-          }}
-          onEmoji={(value) => {
-            setEmoji(value);
-            setErrors((x) => ({ ...x, customEmoji: undefined }));
-          }}
-        />
+        <CustomPingFields {...fields} />
         <fieldset
           className="friend-checklist"
           aria-describedby={errors.receiverId ? `${formId}-friend-error` : undefined}

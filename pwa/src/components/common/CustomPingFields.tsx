@@ -6,6 +6,7 @@
  * schema's message when the form is sent.
  */
 import { DEFAULT_PROMPT_EMOJI, LIMITS } from '@pingme/shared';
+import { useState } from 'react';
 import { TextField } from '../TextField';
 import { CountedTextArea } from './CountedTextArea';
 
@@ -15,6 +16,38 @@ export interface CustomPingFieldsProps {
   errors: { customText?: string | undefined; customEmoji?: string | undefined };
   onText(value: string): void;
   onEmoji(value: string): void;
+}
+
+/** A form's errors by field: the two fields' own, and whatever else the form asks for. */
+export type CustomPingErrors = Partial<Record<'customText' | 'customEmoji' | 'receiverId', string>>;
+
+/**
+ * The two fields' state for a form: what was typed, the errors the shared schema gave (each
+ * cleared as its field is edited), and the props for CustomPingFields.
+ */
+export function useCustomPingFields() {
+  const [text, setText] = useState('');
+  const [emoji, setEmoji] = useState('');
+  const [errors, setErrors] = useState<CustomPingErrors>({});
+  const fields: CustomPingFieldsProps = {
+    text,
+    emoji,
+    errors,
+    onText: (value) => {
+      setText(value);
+      setErrors((x) => ({ ...x, customText: undefined }));
+    },
+    onEmoji: (value) => {
+      setEmoji(value);
+      setErrors((x) => ({ ...x, customEmoji: undefined }));
+    },
+  };
+  const reset = () => {
+    setText('');
+    setEmoji('');
+    setErrors({});
+  };
+  return { text, emoji, errors, setErrors, reset, fields };
 }
 
 export function CustomPingFields({ text, emoji, errors, onText, onEmoji }: CustomPingFieldsProps) {

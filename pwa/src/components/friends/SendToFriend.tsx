@@ -8,7 +8,11 @@ import { useState, type FormEvent } from 'react';
 import { toast } from '../../stores';
 import { Button } from '../Button';
 import { Tabs } from '../Tabs';
-import { CustomPingFields } from '../common/CustomPingFields';
+import {
+  CustomPingFields,
+  useCustomPingFields,
+  type CustomPingErrors,
+} from '../common/CustomPingFields';
 import { useBusyWrite } from '../common/useBusyWrite';
 import { SendIcon } from '../icons';
 import { PromptPicker } from './PromptPicker';
@@ -87,12 +91,8 @@ function PromptForm({ me, friend, prompts, onSent }: SendToFriendProps) {
   );
 }
 
-type Errors = Partial<Record<'customText' | 'customEmoji', string>>;
-
 function CustomForm({ me, friend, onSent }: SendToFriendProps) {
-  const [text, setText] = useState('');
-  const [emoji, setEmoji] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
+  const { text, emoji, setErrors, fields } = useCustomPingFields();
   const { busy, run } = useBusyWrite({ keepBusyAfterSuccess: true });
 
   const onSubmit = async (event: FormEvent) => {
@@ -103,7 +103,7 @@ function CustomForm({ me, friend, onSent }: SendToFriendProps) {
       ...(emoji ? { customEmoji: emoji } : {}),
     });
     if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error) as Errors);
+      setErrors(fieldErrors(parsed.error) as CustomPingErrors);
       return;
     }
     const body = parsed.data;
@@ -124,19 +124,7 @@ function CustomForm({ me, friend, onSent }: SendToFriendProps) {
 
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
-      <CustomPingFields
-        text={text}
-        emoji={emoji}
-        errors={errors}
-        onText={(value) => {
-          setText(value);
-          setErrors((x) => ({ ...x, customText: undefined }));
-        }}
-        onEmoji={(value) => {
-          setEmoji(value);
-          setErrors((x) => ({ ...x, customEmoji: undefined }));
-        }}
-      />
+      <CustomPingFields {...fields} />
       <Button type="submit" size="lg" block loading={busy} className="fr-send">
         <SendIcon /> Send Custom Ping
       </Button>

@@ -78,6 +78,9 @@ describe('writeScope: what a statement may change, from the SQL the server compi
       ),
     ).toEqual(all);
     expect(scope(db.insertInto('users').values(personRow('u')))).toEqual(all);
+    // Hand-written SQL that names a table without quotes, in any case: broad.
+    expect(writeScope('UPDATE sessions SET last_seen_at = 1', false)).toEqual(all);
+    expect(writeScope('delete from Users where id = ?', false)).toEqual(all);
     // Reads, and writes to other tables, change nothing.
     expect(scope(db.selectFrom('users').selectAll().where('id', '=', 'u'), true)).toEqual({
       kind: 'none',

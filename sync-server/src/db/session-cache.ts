@@ -152,7 +152,8 @@ type WriteScope =
   /** One row of `table`, whose id is the statement's parameter at `param` (-1: the last). */
   | { kind: 'row'; table: 'users' | 'sessions'; param: 0 | -1 };
 
-const MENTIONS = /"(users|sessions)"/;
+/** Either table named anywhere, quoted or not (hand-written SQL), in any case: over-broad is safe. */
+const MENTIONS = /\b(users|sessions)\b/i;
 /** `update "users" set … where "id" = ?` or `delete from "sessions" where "id" = ?`, nothing else. */
 const BY_ID =
   /^(?:update "(users|sessions)" set .* |delete from "(users|sessions)" )where "id" = \?(?: returning [^?]*)?$/s;

@@ -9,12 +9,13 @@
  * - every statement of this connection that writes `users` or `sessions` passes through
  *   `watchIdentityWrites` (connection.ts prepares every statement there) and, before it runs,
  *   drops what it may change: the one person or session a statement keyed by `id` writes, or
- *   everything for any other write to those tables (a sign-in, a migration, a test's own update);
+ *   everything for any other write to those tables (a sign-up, every session of a person, a
+ *   migration, a test's own update);
  * - another connection's commit (a second process such as `npm run make-admin`, or another handle
  *   on the same file) changes SQLite's `PRAGMA data_version`, which a lookup reads when it was last
  *   read more than OTHER_WRITERS_EVERY_MS ago: everything is dropped. (Read on every lookup, the
- *   pragma alone cost 10 µs, as much as the reads it saves: like any statement outside a
- *   transaction it takes and drops a read lock on the WAL.) Another process's change to a person
+ *   pragma alone cost 10 µs, near half of the two reads it replaces: like any statement outside
+ *   a transaction it takes and drops a read lock on the WAL.) Another process's change to a person
  *   or a session is seen that much later at the most;
  * - a read that was under way while anything was dropped is not kept (`tick`).
  *

@@ -74,7 +74,8 @@ export function registerDirectConnection(db: Db, connection: DirectConnection): 
  * until it commits (the group commit's, mutations/coalesce.ts), run on that connection directly:
  * better-sqlite3 answers at once, and Kysely's path around each statement (the connection's
  * mutex, its plugins, its logger, six promises) cost more than most of these statements do,
- * about 5 µs each (docs/performance.md, "Statements of the group on the connection directly").
+ * about 5 µs each (docs/performance.md, "Sessions kept in memory, and the group's statements on
+ * the connection").
  * Nothing else can use the connection meanwhile: Kysely gives it to no other query until the
  * transaction ends. On PostgreSQL, and for every other handle, nothing changes.
  */

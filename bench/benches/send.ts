@@ -51,7 +51,7 @@ export interface MeanAndError {
   standardError: number;
 }
 
-export function meanAndError(xs: readonly number[]): MeanAndError {
+function meanAndError(xs: readonly number[]): MeanAndError {
   const n = xs.length;
   const mean = xs.reduce((x, y) => x + y, 0) / n;
   const variance = xs.reduce((x, y) => x + (y - mean) ** 2, 0) / Math.max(1, n - 1);

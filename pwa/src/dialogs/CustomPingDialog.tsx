@@ -1,6 +1,7 @@
 /**
  * A one-off custom ping to one friend: text (up to 200, with a counter) and an emoji (default 💭),
- * the fields the friend's page asks for too (CustomPingFields), and the friend. Validated with the shared CustomPingBody, so messages match the server's.
+ * the fields the friend's page asks for too (CustomPingFields), and the friend. Validated with the
+ * shared CustomPingBody, so messages match the server's.
  */
 import { CustomPingBody, displayName, type SelfUser } from '@pingme/shared';
 import { useId, useState } from 'react';

@@ -1,7 +1,8 @@
 /**
  * A labelled text area with a live 'n/max' counter announced as its description, and its error
- * tied to it. The friends screens and the setup flow each style it their own way (`look`); the
- * setup look's rules live in setup.css, which the screens using it import.
+ * tied to it. Two looks: 'compact' (the friends screens and Home's dialogs; its rules are in
+ * components.css, which every page loads) and 'tall' (the setup flow; its rules live in
+ * setup.css, which the screens using it import).
  */
 import { useId } from 'react';
 

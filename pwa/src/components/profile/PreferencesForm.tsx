@@ -9,6 +9,7 @@ import { fieldErrors } from '../../hooks/useZodForm';
 import { toast } from '../../stores';
 import { Button } from '../Button';
 import { TextField } from '../TextField';
+import { useBusyWrite } from '../common/useBusyWrite';
 import { clockValue } from './profile-rules';
 import { saveProfile } from '../../writes/profile';
 
@@ -27,7 +28,7 @@ export function PreferencesForm({ me }: { me: SelfUser }) {
     rateLimitPerDay: String(me.rateLimitPerDay ?? LIMITS.dailyPingLimitDefault),
   });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyWrite();
   const bind = (name: Field) => ({
     name,
     value: values[name],
@@ -56,19 +57,13 @@ export function PreferencesForm({ me }: { me: SelfUser }) {
       );
       return;
     }
-    setBusy(true);
-    try {
-      await saveProfile(me, parsed.data);
-      toast({ title: 'Profile updated successfully!', variant: 'success' });
-    } catch {
-      toast({
-        title: 'Error',
-        description: 'Failed to update profile. Please try again.',
-        variant: 'destructive',
-      });
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await saveProfile(me, parsed.data);
+        toast({ title: 'Profile updated successfully!', variant: 'success' });
+      },
+      { title: 'Error', description: 'Failed to update profile. Please try again.' },
+    );
   };
 
   return (

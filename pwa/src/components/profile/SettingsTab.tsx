@@ -6,9 +6,9 @@
  */
 import type { SelfUser } from '@pingme/shared';
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
 import { toast } from '../../stores';
 import { Button, buttonClass } from '../Button';
+import { useBusyWrite } from '../common/useBusyWrite';
 import { NotificationsToggle } from '../pings/NotificationsToggle';
 import { SafetySettings } from '../safety/SafetySettings';
 import { InstallApp } from './InstallApp';
@@ -37,23 +37,19 @@ async function downloadMyData(): Promise<void> {
 }
 
 export function SettingsTab({ me }: { me: SelfUser }) {
-  const [downloading, setDownloading] = useState(false);
+  const { busy: downloading, run } = useBusyWrite();
 
-  const onDownload = async () => {
-    setDownloading(true);
-    try {
-      await downloadMyData();
-      toast({ title: 'Your data is downloading', description: 'A JSON file with everything.' });
-    } catch {
-      toast({
+  const onDownload = () =>
+    run(
+      async () => {
+        await downloadMyData();
+        toast({ title: 'Your data is downloading', description: 'A JSON file with everything.' });
+      },
+      {
         title: 'Error',
         description: 'Could not download your data. Please check your connection and try again.',
-        variant: 'destructive',
-      });
-    } finally {
-      setDownloading(false);
-    }
-  };
+      },
+    );
 
   return (
     <div className="pf-settings">

@@ -13,8 +13,8 @@ import {
 import { useEffect, useState } from 'react';
 import { api } from '../api';
 import { Dialog } from '../components/Dialog';
+import { fetchOrCached } from '../components/common/fetchOrCached';
 import { InteractionChart } from '../components/friends/InteractionChart';
-import { readCache, writeCache } from '../sync/local-write';
 import '../styles/friends.css';
 
 export interface InsightsDialogProps {
@@ -48,24 +48,14 @@ function InsightsBody({ friendId }: { friendId: string }) {
 
   useEffect(() => {
     let live = true;
-    const key = insightsCacheKey(friendId);
-    (async () => {
-      try {
-        const insights = await api.get(`/api/analytics/friendship/${friendId}`, {
-          schema: FriendshipInsights,
-        });
-        await writeCache(key, insights, insights.computedAt);
-        if (live) setState({ kind: 'ready', insights, cachedAt: null });
-      } catch {
-        const cached = await readCache<FriendshipInsights>(key).catch(() => undefined);
-        if (!live) return;
-        setState(
-          cached
-            ? { kind: 'ready', insights: cached.value, cachedAt: cached.computedAt }
-            : { kind: 'error' },
-        );
-      }
-    })();
+    void fetchOrCached(
+      insightsCacheKey(friendId),
+      () => api.get(`/api/analytics/friendship/${friendId}`, { schema: FriendshipInsights }),
+      { computedAt: (insights) => insights.computedAt },
+    ).then(
+      ({ value: insights, cachedAt }) => live && setState({ kind: 'ready', insights, cachedAt }),
+      () => live && setState({ kind: 'error' }),
+    );
     return () => {
       live = false;
     };

@@ -8,7 +8,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import { ApiError, api } from '../../api';
 import { db } from '../../db';
-import { readCache, writeCache } from '../../sync/local-write';
+import { fetchOrCached } from '../common/fetchOrCached';
 
 export type FriendProfile = UserProfileFields & { friendsSince: string | null };
 
@@ -39,32 +39,24 @@ export function useFriendStats(friendId: string, enabled = true): StatsState {
   useEffect(() => {
     if (!enabled) return;
     let live = true;
-    const key = `friend-stats:${friendId}`;
-    (async () => {
-      try {
-        const stats = await api.get(`/api/friends/${friendId}/stats`, { schema: FriendStats });
-        await writeCache(key, stats).catch(() => undefined);
-        if (live) setState({ kind: 'ready', stats, cachedAt: null });
-      } catch (err) {
-        if (!live) return;
-        if (err instanceof ApiError && (err.status === 404 || err.status === 400)) {
-          setState({ kind: 'not-friend' });
-          return;
-        }
-        const cached = await readCache<FriendStats>(key).catch(() => undefined);
-        if (!live) return;
-        setState(
-          cached
-            ? { kind: 'ready', stats: cached.value, cachedAt: cached.computedAt }
-            : { kind: 'unavailable' },
-        );
-      }
-    })();
+    void fetchOrCached(
+      `friend-stats:${friendId}`,
+      () => api.get(`/api/friends/${friendId}/stats`, { schema: FriendStats }),
+      { fallBack: (err) => !notFriend(err) },
+    ).then(
+      ({ value: stats, cachedAt }) => live && setState({ kind: 'ready', stats, cachedAt }),
+      (err) => live && setState(notFriend(err) ? { kind: 'not-friend' } : { kind: 'unavailable' }),
+    );
     return () => {
       live = false;
     };
   }, [friendId, enabled]);
   return state;
+}
+
+/** The server's answer that the person is no friend of mine (any more). */
+function notFriend(err: unknown): boolean {
+  return err instanceof ApiError && (err.status === 404 || err.status === 400);
 }
 
 /** The newest pings between me and the friend, both directions. */

@@ -1,10 +1,11 @@
 import { sql, type Kysely } from 'kysely';
+import { createIndex, notNull, optionalCascadeFrom, person, primaryKey } from './schema';
 
 /** Accounts, sessions, single-use tokens, friendships, idempotency records and rate-limit buckets. */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('users')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('id', 'text', primaryKey)
     .addColumn('email', 'text', (c) => c.notNull().unique())
     .addColumn('password_hash', 'text')
     .addColumn('password_changed_at', 'text')
@@ -28,75 +29,63 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('invite_code', 'text', (c) => c.notNull().unique())
     .addColumn('google_sub', 'text', (c) => c.unique())
     .addColumn('last_active_at', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', notNull)
+    .addColumn('updated_at', 'text', notNull)
     .execute();
-  await db.schema.createIndex('users_created_at').on('users').column('created_at').execute();
+  await createIndex(db, 'users_created_at', 'users', ['created_at']);
 
   await db.schema
     .createTable('sessions')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
-    .addColumn('data', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'integer', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('id', 'text', primaryKey)
+    .addColumn('user_id', 'text', optionalCascadeFrom('users.id'))
+    .addColumn('data', 'text', notNull)
+    .addColumn('expires_at', 'integer', notNull)
+    .addColumn('created_at', 'text', notNull)
     .execute();
-  await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
+  await createIndex(db, 'sessions_user', 'sessions', ['user_id']);
 
   await db.schema
     .createTable('tokens')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('id', 'text', primaryKey)
+    .addColumn('user_id', 'text', person)
+    .addColumn('kind', 'text', notNull)
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('expires_at', 'integer', (c) => c.notNull())
+    .addColumn('expires_at', 'integer', notNull)
     .addColumn('used_at', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', notNull)
     .execute();
 
   await db.schema
     .createTable('friendships')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('requester_id', 'text', (c) =>
-      c.notNull().references('users.id').onDelete('cascade'),
-    )
-    .addColumn('addressee_id', 'text', (c) =>
-      c.notNull().references('users.id').onDelete('cascade'),
-    )
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('id', 'text', primaryKey)
+    .addColumn('requester_id', 'text', person)
+    .addColumn('addressee_id', 'text', person)
+    .addColumn('status', 'text', notNull)
+    .addColumn('created_at', 'text', notNull)
     .addColumn('accepted_at', 'text')
     .execute();
   // One row per pair, whoever asked: the unordered pair is unique.
   await sql`CREATE UNIQUE INDEX friendships_pair ON friendships (min(requester_id, addressee_id), max(requester_id, addressee_id))`.execute(
     db,
   );
-  await db.schema
-    .createIndex('friendships_addressee')
-    .on('friendships')
-    .columns(['addressee_id', 'status'])
-    .execute();
-  await db.schema
-    .createIndex('friendships_requester')
-    .on('friendships')
-    .columns(['requester_id', 'status'])
-    .execute();
+  await createIndex(db, 'friendships_addressee', 'friendships', ['addressee_id', 'status']);
+  await createIndex(db, 'friendships_requester', 'friendships', ['requester_id', 'status']);
 
   await db.schema
     .createTable('idempotency_keys')
-    .addColumn('caller', 'text', (c) => c.notNull())
-    .addColumn('key', 'text', (c) => c.notNull())
-    .addColumn('request_hash', 'text', (c) => c.notNull())
-    .addColumn('status', 'integer', (c) => c.notNull())
-    .addColumn('body', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('caller', 'text', notNull)
+    .addColumn('key', 'text', notNull)
+    .addColumn('request_hash', 'text', notNull)
+    .addColumn('status', 'integer', notNull)
+    .addColumn('body', 'text', notNull)
+    .addColumn('created_at', 'text', notNull)
     .addPrimaryKeyConstraint('idempotency_keys_pk', ['caller', 'key'])
     .execute();
 
   await db.schema
     .createTable('rate_limits')
-    .addColumn('bucket', 'text', (c) => c.primaryKey())
-    .addColumn('count', 'integer', (c) => c.notNull())
-    .addColumn('reset_at', 'integer', (c) => c.notNull())
+    .addColumn('bucket', 'text', primaryKey)
+    .addColumn('count', 'integer', notNull)
+    .addColumn('reset_at', 'integer', notNull)
     .execute();
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { cascadeFrom, createIndex, notNull, person } from './schema';
 
 /**
  * The default prompts every person has, with ids hard-coded so every server (and every device's
@@ -97,26 +98,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('prompt_assignments_new')
-    .addColumn('prompt_id', 'text', (c) => c.notNull().references('prompts.id').onDelete('cascade'))
-    .addColumn('friend_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('owner_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('prompt_id', 'text', cascadeFrom('prompts.id'))
+    .addColumn('friend_id', 'text', person)
+    .addColumn('owner_id', 'text', person)
+    .addColumn('created_at', 'text', notNull)
     .addPrimaryKeyConstraint('prompt_assignments_owner_pk', ['owner_id', 'prompt_id', 'friend_id'])
     .execute();
   await sql`insert into prompt_assignments_new (prompt_id, friend_id, owner_id, created_at)
     select prompt_id, friend_id, owner_id, created_at from prompt_assignments`.execute(db);
   await db.schema.dropTable('prompt_assignments').execute();
   await sql`alter table prompt_assignments_new rename to prompt_assignments`.execute(db);
-  await db.schema
-    .createIndex('prompt_assignments_prompt')
-    .on('prompt_assignments')
-    .columns(['prompt_id', 'owner_id'])
-    .execute();
-  await db.schema
-    .createIndex('prompts_default_position')
-    .on('prompts')
-    .columns(['is_default', 'position'])
-    .execute();
+  await createIndex(db, 'prompt_assignments_prompt', 'prompt_assignments', [
+    'prompt_id',
+    'owner_id',
+  ]);
+  await createIndex(db, 'prompts_default_position', 'prompts', ['is_default', 'position']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { createIndex } from './schema';
 
 /**
  * Seeded ping packs (spec section 2, Profile → Packs) every person can install, plus a guard on
@@ -87,7 +88,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       })),
     )
     .execute();
-  await db.schema.createIndex('packs_owner').on('packs').column('owner_id').execute();
+  await createIndex(db, 'packs_owner', 'packs', ['owner_id']);
   await sql`CREATE UNIQUE INDEX anchors_active_pair ON anchors (min(user_id, friend_id), max(user_id, friend_id)) WHERE status IN ('pending', 'accepted')`.execute(
     db,
   );

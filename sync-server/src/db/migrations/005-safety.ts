@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { createIndex, notNull, optionalCascadeFrom, person, primaryKey } from './schema';
 
 /**
  * Trust and safety (issue 7): blocks between two people, reports about a person or a ping, and
@@ -14,42 +15,32 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('blocks')
-    .addColumn('blocker_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('blocked_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('blocker_id', 'text', person)
+    .addColumn('blocked_id', 'text', person)
+    .addColumn('created_at', 'text', notNull)
     .addPrimaryKeyConstraint('blocks_pk', ['blocker_id', 'blocked_id'])
     .execute();
-  await db.schema.createIndex('blocks_blocked').on('blocks').column('blocked_id').execute();
+  await createIndex(db, 'blocks_blocked', 'blocks', ['blocked_id']);
 
   await db.schema
     .createTable('reports')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('reporter_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('reported_user_id', 'text', (c) =>
-      c.notNull().references('users.id').onDelete('cascade'),
-    )
-    .addColumn('ping_id', 'text', (c) => c.references('pings.id').onDelete('cascade'))
+    .addColumn('id', 'text', primaryKey)
+    .addColumn('reporter_id', 'text', person)
+    .addColumn('reported_user_id', 'text', person)
+    .addColumn('ping_id', 'text', optionalCascadeFrom('pings.id'))
     // 'spam' | 'harassment' | 'inappropriate' | 'other'
-    .addColumn('reason', 'text', (c) => c.notNull())
+    .addColumn('reason', 'text', notNull)
     .addColumn('details', 'text')
     // 'open' | 'resolved'
     .addColumn('status', 'text', (c) => c.notNull().defaultTo('open'))
     .addColumn('note', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', notNull)
     .addColumn('resolved_at', 'text')
     .addColumn('resolved_by', 'text')
     .execute();
-  await db.schema
-    .createIndex('reports_status')
-    .on('reports')
-    .columns(['status', 'created_at'])
-    .execute();
-  await db.schema.createIndex('reports_reporter').on('reports').column('reporter_id').execute();
-  await db.schema
-    .createIndex('reports_reported')
-    .on('reports')
-    .column('reported_user_id')
-    .execute();
+  await createIndex(db, 'reports_status', 'reports', ['status', 'created_at']);
+  await createIndex(db, 'reports_reporter', 'reports', ['reporter_id']);
+  await createIndex(db, 'reports_reported', 'reports', ['reported_user_id']);
 
   await db.schema.alterTable('sessions').addColumn('last_seen_at', 'integer').execute();
   await sql`update sessions set last_seen_at = ${Date.now()}`.execute(db);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { createChangesFriendshipIndex } from './changes-friendship-index';
+import { createIndex } from './schema';
 
 /**
  * Indexes for the hot reads that had none (docs/performance.md):
@@ -16,16 +17,8 @@ import { createChangesFriendshipIndex } from './changes-friendship-index';
  * Each index is one more page written per ping send; docs/performance.md weighs that.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('pings_sender_id').on('pings').columns(['sender_id', 'id']).execute();
-  await db.schema
-    .createIndex('pings_receiver_id')
-    .on('pings')
-    .columns(['receiver_id', 'id'])
-    .execute();
-  await db.schema
-    .createIndex('pings_receiver_read')
-    .on('pings')
-    .columns(['receiver_id', 'is_read'])
-    .execute();
+  await createIndex(db, 'pings_sender_id', 'pings', ['sender_id', 'id']);
+  await createIndex(db, 'pings_receiver_id', 'pings', ['receiver_id', 'id']);
+  await createIndex(db, 'pings_receiver_read', 'pings', ['receiver_id', 'is_read']);
   await createChangesFriendshipIndex(db);
 }

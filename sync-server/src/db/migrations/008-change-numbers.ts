@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { createChangesFriendshipIndex } from './changes-friendship-index';
+import { createIndex, notNull, primaryKey } from './schema';
 
 /**
  * Change numbers per person (docs/sync.md, "Change log"): a device's cursor counts its person's
@@ -18,13 +19,13 @@ import { createChangesFriendshipIndex } from './changes-friendship-index';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('change_log')
-    .addColumn('user_id', 'text', (c) => c.notNull())
-    .addColumn('seq', 'integer', (c) => c.notNull())
-    .addColumn('entity', 'text', (c) => c.notNull())
-    .addColumn('entity_id', 'text', (c) => c.notNull())
+    .addColumn('user_id', 'text', notNull)
+    .addColumn('seq', 'integer', notNull)
+    .addColumn('entity', 'text', notNull)
+    .addColumn('entity_id', 'text', notNull)
     // 'upsert' | 'delete' | 'create' (a record's first change: a ping delivered)
-    .addColumn('op', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('op', 'text', notNull)
+    .addColumn('created_at', 'text', notNull)
     .addPrimaryKeyConstraint('change_log_pk', ['user_id', 'seq'])
     .execute();
   await sql`insert into change_log (user_id, seq, entity, entity_id, op, created_at)
@@ -32,9 +33,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('change_counters')
-    .addColumn('user_id', 'text', (c) => c.primaryKey())
-    .addColumn('seq', 'integer', (c) => c.notNull())
-    .addColumn('floor', 'integer', (c) => c.notNull())
+    .addColumn('user_id', 'text', primaryKey)
+    .addColumn('seq', 'integer', notNull)
+    .addColumn('floor', 'integer', notNull)
     .execute();
   await sql`insert into change_counters (user_id, seq, floor)
     select u.id, b.last, b.floor from users u,
@@ -45,5 +46,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('changes').execute();
   await sql`alter table change_log rename to changes`.execute(db);
   await createChangesFriendshipIndex(db);
-  await db.schema.createIndex('changes_created').on('changes').column('created_at').execute();
+  await createIndex(db, 'changes_created', 'changes', ['created_at']);
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createIndex, notNull, primaryKey } from './schema';
 
 /**
  * What several nodes share through the database (docs/deploy.md):
@@ -13,22 +14,18 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('server_settings')
-    .addColumn('name', 'text', (c) => c.primaryKey())
-    .addColumn('value', 'text', (c) => c.notNull())
+    .addColumn('name', 'text', primaryKey)
+    .addColumn('value', 'text', notNull)
     .execute();
 
   await db.schema
     .createTable('push_jobs')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('receiver_id', 'text', (c) => c.notNull())
+    .addColumn('id', 'text', primaryKey)
+    .addColumn('receiver_id', 'text', notNull)
     // JSON: the payload, its urgency and whether quiet hours apply (push/notifier.ts PushJob)
-    .addColumn('job', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'integer', (c) => c.notNull())
+    .addColumn('job', 'text', notNull)
+    .addColumn('created_at', 'integer', notNull)
     .addColumn('claimed_until', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema
-    .createIndex('push_jobs_claimed')
-    .on('push_jobs')
-    .columns(['claimed_until', 'created_at'])
-    .execute();
+  await createIndex(db, 'push_jobs_claimed', 'push_jobs', ['claimed_until', 'created_at']);
 }

@@ -1,7 +1,7 @@
 /**
  * Numbered migrations, run in order at start. Append only: a shipped migration is never edited
  * or renamed; a change to the schema is a new file with the next number. The helpers shipped
- * migrations call (changes-friendship-index.ts) are frozen with them.
+ * migrations call (schema.ts, changes-friendship-index.ts) are frozen with them.
  */
 import type { Migration } from 'kysely/migration';
 import * as m001 from './001-accounts';

@@ -6,6 +6,7 @@ import type { AdminMetrics } from '@pingme/shared';
 import { sql } from 'kysely';
 import { recordChange } from './changes';
 import type { Db } from './connection';
+import { countRows } from './count';
 import type { UserRow } from './schema';
 import { findUserByEmail, updateUser } from './users';
 
@@ -21,18 +22,11 @@ export function metricWindows(now: Date) {
   };
 }
 
-async function count(query: {
-  executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }>;
-}): Promise<number> {
-  const r = await query.executeTakeFirstOrThrow();
-  return Number(r.n);
-}
-
 export async function adminMetrics(db: Db, now = new Date()): Promise<AdminMetrics> {
   const { todayIso, weekIso, monthIso } = metricWindows(now);
-  const users = db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n'));
-  const pings = db.selectFrom('pings').select((eb) => eb.fn.countAll<number>().as('n'));
-  const friendships = db.selectFrom('friendships').select((eb) => eb.fn.countAll<number>().as('n'));
+  const users = db.selectFrom('users');
+  const pings = db.selectFrom('pings');
+  const friendships = db.selectFrom('friendships');
 
   const [
     totalUsers,
@@ -46,17 +40,12 @@ export async function adminMetrics(db: Db, now = new Date()): Promise<AdminMetri
     pendingRequests,
     pingsToday,
   ] = await Promise.all([
-    count(users),
-    count(pings),
-    count(
-      db
-        .selectFrom('prompts')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('isDefault', '=', 0),
-    ),
-    count(friendships.where('status', '=', 'accepted')),
+    countRows(users),
+    countRows(pings),
+    countRows(db.selectFrom('prompts').where('isDefault', '=', 0)),
+    countRows(friendships.where('status', '=', 'accepted')),
     // Active: seen by the server (last_active_at) or sent a ping within the last 7 days.
-    count(
+    countRows(
       users.where((eb) =>
         eb.or([
           eb('lastActiveAt', '>=', weekIso),
@@ -68,11 +57,11 @@ export async function adminMetrics(db: Db, now = new Date()): Promise<AdminMetri
         ]),
       ),
     ),
-    count(users.where('createdAt', '>=', todayIso)),
-    count(users.where('createdAt', '>=', weekIso)),
-    count(users.where('createdAt', '>=', monthIso)),
-    count(friendships.where('status', '=', 'pending')),
-    count(pings.where('createdAt', '>=', todayIso)),
+    countRows(users.where('createdAt', '>=', todayIso)),
+    countRows(users.where('createdAt', '>=', weekIso)),
+    countRows(users.where('createdAt', '>=', monthIso)),
+    countRows(friendships.where('status', '=', 'pending')),
+    countRows(pings.where('createdAt', '>=', todayIso)),
   ]);
 
   return {

@@ -5,6 +5,7 @@
 import { uuidv7, type ReactionType } from '@pingme/shared';
 import { recordChange } from './changes';
 import type { Db } from './connection';
+import { countRows } from './count';
 import { pingsBetween } from './pings';
 
 export interface DemoPing {
@@ -19,10 +20,7 @@ export interface DemoPing {
 }
 
 export async function countPingsBetween(db: Db, a: string, b: string): Promise<number> {
-  const r = await pingsBetween(db, a, b)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+  return countRows(pingsBetween(db, a, b));
 }
 
 /** A prompt ping as it read when sent; records a 'ping' change for both people. */

@@ -4,6 +4,7 @@
  * friendships table live in friendships.ts.
  */
 import type { Db } from './connection';
+import { countRows } from './count';
 import type { UserRow } from './schema';
 import { linksBoth } from './two-people';
 
@@ -91,13 +92,9 @@ export async function pingCountsBetween(
   const between = db
     .selectFrom('pings as p')
     .where((eb) => linksBoth(eb, 'p.senderId', 'p.receiverId', a, b));
-  const pings = await between
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  const reactions = await between
-    .innerJoin('reactions as r', 'r.pingId', 'p.id')
-    .where('r.userId', 'in', [a, b])
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { totalPings: Number(pings.n), totalReactions: Number(reactions.n) };
+  const totalPings = await countRows(between);
+  const totalReactions = await countRows(
+    between.innerJoin('reactions as r', 'r.pingId', 'p.id').where('r.userId', 'in', [a, b]),
+  );
+  return { totalPings, totalReactions };
 }

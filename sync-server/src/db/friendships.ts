@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from './connection';
+import { countRows } from './count';
 import { nowIso } from './connection';
 import type { FriendshipRow } from './schema';
 import { involves, linksBoth } from './two-people';
@@ -23,13 +24,12 @@ export async function areFriends(db: Db, a: string, b: string): Promise<boolean>
 }
 
 export async function countFriends(db: Db, userId: string): Promise<number> {
-  const r = await db
-    .selectFrom('friendships')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', '=', 'accepted')
-    .where((eb) => involves(eb, 'requesterId', 'addresseeId', userId))
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+  return countRows(
+    db
+      .selectFrom('friendships')
+      .where('status', '=', 'accepted')
+      .where((eb) => involves(eb, 'requesterId', 'addresseeId', userId)),
+  );
 }
 
 /** Ids of everyone who is a friend of userId. */

@@ -11,6 +11,7 @@ import {
   type SqlBool,
 } from 'kysely';
 import type { Db } from './connection';
+import { countRows } from './count';
 import { pingsBetween } from './pings';
 import type { MomentsTable, PacksTable, PromptsTable } from './schema';
 import { involves } from './two-people';
@@ -162,18 +163,14 @@ export async function reactionTotals(
   db: Db,
   me: string,
 ): Promise<{ given: number; receivedPingsReacted: number }> {
-  const given = await db
-    .selectFrom('reactions')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('userId', '=', me)
-    .executeTakeFirst();
+  const given = await countRows(db.selectFrom('reactions').where('userId', '=', me));
   const reacted = await db
     .selectFrom('pings as p')
     .innerJoin('reactions as r', (j) => j.onRef('r.pingId', '=', 'p.id').on('r.userId', '=', me))
     .select((eb) => eb.fn.count<number>('p.id').distinct().as('n'))
     .where('p.receiverId', '=', me)
     .executeTakeFirst();
-  return { given: num(given?.n), receivedPingsReacted: num(reacted?.n) };
+  return { given, receivedPingsReacted: num(reacted?.n) };
 }
 
 /** Friendships of `me` accepted at or after `since`. */
@@ -182,14 +179,13 @@ export async function countFriendshipsAcceptedSince(
   me: string,
   since: string,
 ): Promise<number> {
-  const r = await db
-    .selectFrom('friendships')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', '=', 'accepted')
-    .where('acceptedAt', '>=', since)
-    .where((eb) => involves(eb, 'requesterId', 'addresseeId', me))
-    .executeTakeFirst();
-  return num(r?.n);
+  return countRows(
+    db
+      .selectFrom('friendships')
+      .where('status', '=', 'accepted')
+      .where('acceptedAt', '>=', since)
+      .where((eb) => involves(eb, 'requesterId', 'addresseeId', me)),
+  );
 }
 
 // ---------- moments ----------

@@ -6,6 +6,7 @@
 import type { Relation } from '@pingme/shared';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from './connection';
+import { countRows } from './count';
 import { blockedWith } from './blocks';
 import type { Database, UserRow } from './schema';
 import { involves, linksAnyOf } from './two-people';
@@ -43,12 +44,9 @@ export async function isHandleTaken(db: Db, handle: string, exceptUserId?: strin
 
 /** Pings the person has sent plus pings they have received. */
 export async function countPings(db: Db, userId: string): Promise<number> {
-  const r = await db
-    .selectFrom('pings')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where((eb) => involves(eb, 'senderId', 'receiverId', userId))
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+  return countRows(
+    db.selectFrom('pings').where((eb) => involves(eb, 'senderId', 'receiverId', userId)),
+  );
 }
 
 export interface RelationInfo {

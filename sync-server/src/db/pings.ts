@@ -6,6 +6,7 @@
 import { DEFAULT_PROMPT_EMOJI, type Ping, type UserSummary } from '@pingme/shared';
 import { blocksWith } from './blocks';
 import type { Db } from './connection';
+import { countRows } from './count';
 import { nowIso } from './connection';
 import type { NewPing } from './ping-sends';
 import type { PingRow } from './schema';
@@ -228,28 +229,16 @@ export async function pingIdsReadSince(
 }
 
 export async function countUnread(db: Db, receiverId: string): Promise<number> {
-  const r = await db
-    .selectFrom('pings')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('receiverId', '=', receiverId)
-    .where('isRead', '=', 0)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+  return countRows(
+    db.selectFrom('pings').where('receiverId', '=', receiverId).where('isRead', '=', 0),
+  );
 }
 
 /** Pings a person sent plus pings they received. */
 export async function countSentAndReceived(db: Db, userId: string): Promise<number> {
-  const sent = await db
-    .selectFrom('pings')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('senderId', '=', userId)
-    .executeTakeFirstOrThrow();
-  const received = await db
-    .selectFrom('pings')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('receiverId', '=', userId)
-    .executeTakeFirstOrThrow();
-  return Number(sent.n) + Number(received.n);
+  const sent = await countRows(db.selectFrom('pings').where('senderId', '=', userId));
+  const received = await countRows(db.selectFrom('pings').where('receiverId', '=', userId));
+  return sent + received;
 }
 
 /** Marks one ping read for its receiver; true when it was unread. */

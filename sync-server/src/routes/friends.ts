@@ -22,6 +22,7 @@ import {
   pingCountsBetween,
   type LinkedUser,
 } from '../db/friends-queries';
+import { areFriends } from '../db/friendships';
 import { toProfileFields, toSummary } from '../db/users';
 import { notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
@@ -100,6 +101,20 @@ export function friendRoutes(router: Router, { db }: AppDeps): void {
       } satisfies FriendStats;
     },
   );
+}
+
+/**
+ * The signed-in person and the friend the route's `:friendId` names, without loading either:
+ * 404 'Friend not found' when that is not a friend of theirs, or is themself.
+ */
+export async function meAndFriendId(
+  db: Db,
+  ctx: Context,
+): Promise<{ me: string; friendId: string }> {
+  const me = currentUser(ctx).id;
+  const { friendId } = input<unknown, unknown, FriendIdParams>(ctx).params;
+  if (friendId === me || !(await areFriends(db, me, friendId))) throw notFound('Friend not found');
+  return { me, friendId };
 }
 
 /** The friend named by the route, or 404 'Friend not found' when they are not a friend. */

@@ -16,7 +16,6 @@ import {
   type ProfileMetrics,
 } from '@pingme/shared';
 import type { AppDeps } from '../deps';
-import { areFriends } from '../db/friendships';
 import {
   countFriendshipsAcceptedSince,
   listMoments,
@@ -29,9 +28,9 @@ import {
   topPromptsSentBy,
   type PackRow,
 } from '../db/insights';
-import { notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
-import { input, validate } from '../middleware/validate';
+import { validate } from '../middleware/validate';
+import { meAndFriendId } from './friends';
 import { earnedBadges } from '../services/badges';
 
 const DAY_MS = 86_400_000;
@@ -98,10 +97,7 @@ export function insightRoutes(router: Router, { db }: AppDeps): void {
     signedIn,
     validate({ params: FriendIdParams }),
     async (ctx) => {
-      const me = currentUser(ctx).id;
-      const { friendId } = input<unknown, unknown, FriendIdParams>(ctx).params;
-      if (friendId === me || !(await areFriends(db, me, friendId)))
-        throw notFound('Friend not found');
+      const { me, friendId } = await meAndFriendId(db, ctx);
       const now = Date.now();
       const days = lastDays(now, LIMITS.insightsWindowDays);
       // The window starts at midnight (UTC) of its first day, so the history sums to the total.

@@ -5,13 +5,10 @@
 import type Router from '@koa/router';
 import { FriendIdParams } from '@pingme/shared';
 import type { AppDeps } from '../deps';
-import { areFriends } from '../db/friendships';
 import { latestMoodSharedWith } from '../db/moods';
-import { notFound } from '../errors';
-import { currentUser, requireUser } from '../middleware/auth';
-import { input, validate } from '../middleware/validate';
-
-import { MOOD_MESSAGES } from '../mutations/moods';
+import { requireUser } from '../middleware/auth';
+import { validate } from '../middleware/validate';
+import { meAndFriendId } from './friends';
 
 export function moodRoutes(router: Router, { db }: AppDeps): void {
   const signedIn = requireUser(db);
@@ -21,11 +18,8 @@ export function moodRoutes(router: Router, { db }: AppDeps): void {
     signedIn,
     validate({ params: FriendIdParams }),
     async (ctx) => {
-      const me = currentUser(ctx);
-      const { params } = input<unknown, unknown, FriendIdParams>(ctx);
-      if (params.friendId === me.id || !(await areFriends(db, me.id, params.friendId)))
-        throw notFound(MOOD_MESSAGES.friendNotFound);
-      const mood = await latestMoodSharedWith(db, params.friendId, me.id);
+      const { me, friendId } = await meAndFriendId(db, ctx);
+      const mood = await latestMoodSharedWith(db, friendId, me);
       // Koa turns a null body into 204; the contract is a JSON `null` with 200.
       ctx.status = 200;
       ctx.type = 'application/json';

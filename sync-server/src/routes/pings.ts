@@ -5,9 +5,7 @@
  */
 import type Router from '@koa/router';
 import { PingsWithParams, type CountResponse } from '@pingme/shared';
-import type { z } from 'zod';
 import type { AppDeps } from '../deps';
-import { areFriends } from '../db/friendships';
 import {
   countSentAndReceived,
   countUnread,
@@ -16,9 +14,9 @@ import {
   receivedPingIds,
 } from '../db/pings';
 import { reactionsAround } from '../db/reactions';
-import { notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
-import { input, validate } from '../middleware/validate';
+import { validate } from '../middleware/validate';
+import { meAndFriendId } from './friends';
 
 /** Lists are bounded; the full history reaches devices through /api/sync/pull. */
 export const RECENT_PINGS_LIMIT = 50;
@@ -52,11 +50,7 @@ export function pingRoutes(router: Router, { db }: AppDeps): void {
     auth,
     validate({ params: PingsWithParams }),
     async (ctx) => {
-      const { friendId } = input<unknown, unknown, z.output<typeof PingsWithParams>>(ctx).params;
-      const me = currentUser(ctx).id;
-      if (friendId === me || !(await areFriends(db, me, friendId))) {
-        throw notFound('Friend not found');
-      }
+      const { me, friendId } = await meAndFriendId(db, ctx);
       ctx.body = await loadPings(db, me, await pingIdsBetween(db, me, friendId, PINGS_WITH_LIMIT));
     },
   );

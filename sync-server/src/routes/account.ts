@@ -21,7 +21,7 @@ import { badRequest, forbidden, notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
 import { forgoIdempotencyRecord, keyed, mutate } from '../middleware/idempotency';
 import { jsonBody } from '../middleware/body';
-import { input, validate } from '../middleware/validate';
+import { validated } from '../middleware/validate';
 import { signOut } from '../services/accounts';
 import { deleteStoredImage } from '../services/images';
 import { hashPassword, verifyPassword } from '../services/passwords';
@@ -75,10 +75,8 @@ export function accountRoutes(router: Router, { db, config }: AppDeps): void {
     '/api/change-password',
     keyedByHeader,
     signedIn,
-    validate({ body: ChangePasswordBody }),
-    async (ctx) => {
+    validated({ body: ChangePasswordBody }, async (ctx, { body }) => {
       const me = currentUser(ctx);
-      const { body } = input<ChangePasswordBody>(ctx);
       if (!me.passwordHash) throw badRequest(ACCOUNT_MESSAGES.noPassword);
       await confirmPassword(ctx, me, body.currentPassword);
       if (body.newPassword === body.currentPassword)
@@ -93,7 +91,7 @@ export function accountRoutes(router: Router, { db, config }: AppDeps): void {
       });
       // This device stays signed in under a new session id: a copy of the old cookie is dead.
       if (ctx.response.get('Idempotent-Replayed') !== 'true') await ctx.session?.regenerate();
-    },
+    }),
   );
 
   router.post('/api/logout-everywhere', keyedByHeader, signedIn, async (ctx) => {
@@ -108,10 +106,8 @@ export function accountRoutes(router: Router, { db, config }: AppDeps): void {
     keyedByHeader,
     signedIn,
     deleteBody,
-    validate({ body: DeleteAccountBody }),
-    async (ctx) => {
+    validated({ body: DeleteAccountBody }, async (ctx, { body }) => {
       const me = currentUser(ctx);
-      const { body } = input<DeleteAccountBody>(ctx);
       if (me.passwordHash) {
         if (body.password === undefined) throw badRequest(ACCOUNT_MESSAGES.passwordNeeded);
         await confirmPassword(ctx, me, body.password);
@@ -130,6 +126,6 @@ export function accountRoutes(router: Router, { db, config }: AppDeps): void {
       });
       signOut(ctx);
       await deleteStoredImage(config.uploadsDir, photo);
-    },
+    }),
   );
 }

@@ -13,7 +13,6 @@ import {
   type SessionResponse,
   type VerifyEmailResponse,
 } from '@pingme/shared';
-import type { z } from 'zod';
 import type { AppDeps } from '../deps';
 import { nowIso } from '../db/connection';
 import { destroyUserSessions } from '../db/sessions';
@@ -21,7 +20,7 @@ import { findUserByEmail, findUserById, toSelf, updateUser } from '../db/users';
 import { AppError, conflict } from '../errors';
 import { currentUser, requireUser, sessionUserId } from '../middleware/auth';
 import { keyed, mutate } from '../middleware/idempotency';
-import { input, validate } from '../middleware/validate';
+import { validated } from '../middleware/validate';
 import { applyListedAdmin, createUser, signIn, signOut } from '../services/accounts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../services/passwords';
 import { buckets, throttle, withinLimit } from '../services/rate-limits';
@@ -79,58 +78,64 @@ export function authRoutes(router: Router, { db, config, mailer }: AppDeps): voi
     return mail ? findUserByEmail(db, email) : undefined;
   }
 
-  router.post('/api/register', keyedByHeader, validate({ body: RegisterBody }), async (ctx) => {
-    const { body } = input<z.infer<typeof RegisterBody>>(ctx);
-    await throttle(
-      db,
-      buckets.signupIp(ctx.ip),
-      config.rateLimits.signupPerIp,
-      'Too many sign-ups from this network',
-    );
-    const passwordHash = await hashPassword(body.password);
-    const user = await mutate(ctx, db, async ({ trx }) => {
-      if (await findUserByEmail(trx, body.email)) {
-        throw conflict(
-          'An account with this email already exists. Try signing in instead.',
-          'email_taken',
-        );
-      }
-      const u = await createUser(trx, config, {
-        email: body.email,
-        firstName: body.firstName,
-        lastName: body.lastName,
-        passwordHash,
-        passwordChangedAt: nowIso(),
+  router.post(
+    '/api/register',
+    keyedByHeader,
+    validated({ body: RegisterBody }, async (ctx, { body }) => {
+      await throttle(
+        db,
+        buckets.signupIp(ctx.ip),
+        config.rateLimits.signupPerIp,
+        'Too many sign-ups from this network',
+      );
+      const passwordHash = await hashPassword(body.password);
+      const user = await mutate(ctx, db, async ({ trx }) => {
+        if (await findUserByEmail(trx, body.email)) {
+          throw conflict(
+            'An account with this email already exists. Try signing in instead.',
+            'email_taken',
+          );
+        }
+        const u = await createUser(trx, config, {
+          email: body.email,
+          firstName: body.firstName,
+          lastName: body.lastName,
+          passwordHash,
+          passwordChangedAt: nowIso(),
+        });
+        return { status: 201, body: toSelf(u) };
       });
-      return { status: 201, body: toSelf(u) };
-    });
-    await signIn(ctx, user.id, config.sessionMaxAgeMs);
-    rememberDevice(ctx, config, user.id);
-    sendVerification(user.id, user.email ?? body.email, user.firstName).catch((err: unknown) =>
-      ctx.log.error({ err }, 'verification mail failed'),
-    );
-  });
+      await signIn(ctx, user.id, config.sessionMaxAgeMs);
+      rememberDevice(ctx, config, user.id);
+      sendVerification(user.id, user.email ?? body.email, user.firstName).catch((err: unknown) =>
+        ctx.log.error({ err }, 'verification mail failed'),
+      );
+    }),
+  );
 
-  router.post('/api/login', keyedByHeader, validate({ body: LoginBody }), async (ctx) => {
-    const { body } = input<z.infer<typeof LoginBody>>(ctx);
-    const limits = config.loginThrottle;
-    const user = await findUserByEmail(db, body.email);
-    // Slowed per client, never locked for everyone (services/sign-in-throttle.ts).
-    const attempt = attemptOf(ctx, limits, body.email, user?.id);
-    await beginAttempt(db, limits, attempt, 'Too many failed sign-in attempts');
-    const ok = user?.passwordHash
-      ? await verifyPassword(body.password, user.passwordHash)
-      : (await burnPasswordCheck(body.password), false);
-    if (!user || !ok) {
-      await attemptFailed(db, limits, attempt);
-      throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
-    }
-    await attemptSucceeded(db, attempt);
-    const fresh = await applyListedAdmin(db, config, user);
-    await signIn(ctx, fresh.id, config.sessionMaxAgeMs);
-    rememberDevice(ctx, config, fresh.id);
-    ctx.body = toSelf(fresh) satisfies SelfUser;
-  });
+  router.post(
+    '/api/login',
+    keyedByHeader,
+    validated({ body: LoginBody }, async (ctx, { body }) => {
+      const limits = config.loginThrottle;
+      const user = await findUserByEmail(db, body.email);
+      // Slowed per client, never locked for everyone (services/sign-in-throttle.ts).
+      const attempt = attemptOf(ctx, limits, body.email, user?.id);
+      await beginAttempt(db, limits, attempt, 'Too many failed sign-in attempts');
+      const ok = user?.passwordHash
+        ? await verifyPassword(body.password, user.passwordHash)
+        : (await burnPasswordCheck(body.password), false);
+      if (!user || !ok) {
+        await attemptFailed(db, limits, attempt);
+        throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
+      }
+      await attemptSucceeded(db, attempt);
+      const fresh = await applyListedAdmin(db, config, user);
+      await signIn(ctx, fresh.id, config.sessionMaxAgeMs);
+      rememberDevice(ctx, config, fresh.id);
+      ctx.body = toSelf(fresh) satisfies SelfUser;
+    }),
+  );
 
   router.post('/api/logout', keyedByHeader, async (ctx) => {
     signOut(ctx);
@@ -171,9 +176,7 @@ export function authRoutes(router: Router, { db, config, mailer }: AppDeps): voi
   router.post(
     '/api/forgot-password',
     keyedByHeader,
-    validate({ body: ForgotPasswordBody }),
-    async (ctx) => {
-      const { body } = input<z.infer<typeof ForgotPasswordBody>>(ctx);
+    validated({ body: ForgotPasswordBody }, async (ctx, { body }) => {
       const user = await mailRecipient('reset', body.email, ctx.ip);
       // The same answer for every address, known or not, and never the link itself: whoever asks
       // is not necessarily the owner (docs/security.md, "Reset and verification links").
@@ -198,15 +201,13 @@ export function authRoutes(router: Router, { db, config, mailer }: AppDeps): voi
           .catch((err: unknown) => ctx.log.error({ err }, 'reset mail failed'));
       }
       ctx.body = response;
-    },
+    }),
   );
 
   router.post(
     '/api/reset-password',
     keyedByHeader,
-    validate({ body: ResetPasswordBody }),
-    async (ctx) => {
-      const { body } = input<z.infer<typeof ResetPasswordBody>>(ctx);
+    validated({ body: ResetPasswordBody }, async (ctx, { body }) => {
       const passwordHash = await hashPassword(body.password);
       await mutate(ctx, db, async ({ trx }) => {
         const userId = await redeemToken(trx, 'reset', body.token);
@@ -234,28 +235,28 @@ export function authRoutes(router: Router, { db, config, mailer }: AppDeps): voi
         };
       });
       if (ctx.session?.userId) signOut(ctx);
-    },
+    }),
   );
 
-  router.get('/api/verify-email', validate({ query: VerifyEmailQuery }), async (ctx) => {
-    const { query } = input<unknown, z.infer<typeof VerifyEmailQuery>>(ctx);
-    const user = await db.transaction().execute(async (trx) => {
-      const userId = await redeemToken(trx, 'verify', query.token);
-      return applyListedAdmin(trx, config, await updateUser(trx, userId, { emailVerified: 1 }));
-    });
-    ctx.body = {
-      success: true,
-      message: 'Email verified!',
-      user: { email: user.email, firstName: user.firstName },
-    } satisfies VerifyEmailResponse;
-  });
+  router.get(
+    '/api/verify-email',
+    validated({ query: VerifyEmailQuery }, async (ctx, { query }) => {
+      const user = await db.transaction().execute(async (trx) => {
+        const userId = await redeemToken(trx, 'verify', query.token);
+        return applyListedAdmin(trx, config, await updateUser(trx, userId, { emailVerified: 1 }));
+      });
+      ctx.body = {
+        success: true,
+        message: 'Email verified!',
+        user: { email: user.email, firstName: user.firstName },
+      } satisfies VerifyEmailResponse;
+    }),
+  );
 
   router.post(
     '/api/resend-verification',
     keyedByHeader,
-    validate({ body: ResendVerificationBody }),
-    async (ctx) => {
-      const { body } = input<z.infer<typeof ResendVerificationBody>>(ctx);
+    validated({ body: ResendVerificationBody }, async (ctx, { body }) => {
       const user = await mailRecipient('verify', body.email, ctx.ip);
       // Not awaited, for the same reasons as the reset mail.
       if (user && user.emailVerified !== 1) {
@@ -267,6 +268,6 @@ export function authRoutes(router: Router, { db, config, mailer }: AppDeps): voi
         success: true,
         message: 'If that account still needs verifying, a new link is on its way.',
       };
-    },
+    }),
   );
 }

@@ -6,7 +6,7 @@ import { IdParams, type EnergyEntry } from '@pingme/shared';
 import type { AppDeps } from '../deps';
 import { notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
-import { input, validate } from '../middleware/validate';
+import { validated } from '../middleware/validate';
 import { readEnergy } from '../services/energy';
 
 export function energyRoutes(router: Router, { db }: AppDeps): void {
@@ -19,13 +19,11 @@ export function energyRoutes(router: Router, { db }: AppDeps): void {
   router.get(
     '/api/energy/friendship/:id',
     signedIn,
-    validate({ params: IdParams }),
-    async (ctx) => {
+    validated({ params: IdParams }, async (ctx, { params: { id } }) => {
       const me = currentUser(ctx).id;
-      const { id } = input<unknown, unknown, { id: string }>(ctx).params;
       const [found] = id === me ? [] : await readEnergy(db, me, id);
       if (!found) throw notFound('Friend not found');
       ctx.body = found satisfies EnergyEntry;
-    },
+    }),
   );
 }

@@ -26,7 +26,7 @@ import { areFriends } from '../db/friendships';
 import { toProfileFields, toSummary } from '../db/users';
 import { notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
-import { input, validate } from '../middleware/validate';
+import { validated } from '../middleware/validate';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -81,25 +81,23 @@ export function friendRoutes(router: Router, { db }: AppDeps): void {
   router.get(
     '/api/friends/:friendId',
     signedIn,
-    validate({ params: FriendIdParams }),
-    async (ctx) => {
-      const friend = await friendOf(db, ctx);
+    validated({ params: FriendIdParams }, async (ctx, { params }) => {
+      const friend = await friendOf(db, ctx, params);
       ctx.body = toFriendUser(friend) satisfies FriendUser;
-    },
+    }),
   );
 
   router.get(
     '/api/friends/:friendId/stats',
     signedIn,
-    validate({ params: FriendIdParams }),
-    async (ctx) => {
-      const friend = await friendOf(db, ctx);
+    validated({ params: FriendIdParams }, async (ctx, { params }) => {
+      const friend = await friendOf(db, ctx, params);
       const counts = await pingCountsBetween(db, currentUser(ctx).id, friend.id);
       ctx.body = {
         ...counts,
         daysConnected: daysSince(friend.acceptedAt ?? friend.friendshipCreatedAt),
       } satisfies FriendStats;
-    },
+    }),
   );
 }
 
@@ -110,16 +108,15 @@ export function friendRoutes(router: Router, { db }: AppDeps): void {
 export async function meAndFriendId(
   db: Db,
   ctx: Context,
+  { friendId }: FriendIdParams,
 ): Promise<{ me: string; friendId: string }> {
   const me = currentUser(ctx).id;
-  const { friendId } = input<unknown, unknown, FriendIdParams>(ctx).params;
   if (friendId === me || !(await areFriends(db, me, friendId))) throw notFound('Friend not found');
   return { me, friendId };
 }
 
 /** The friend named by the route, or 404 'Friend not found' when they are not a friend. */
-async function friendOf(db: Db, ctx: Context): Promise<LinkedUser> {
-  const { friendId } = input<unknown, unknown, FriendIdParams>(ctx).params;
+async function friendOf(db: Db, ctx: Context, { friendId }: FriendIdParams): Promise<LinkedUser> {
   const friend = await findFriend(db, currentUser(ctx).id, friendId);
   if (!friend) throw notFound('Friend not found');
   return friend;

@@ -29,7 +29,7 @@ import {
   type PackRow,
 } from '../db/insights';
 import { currentUser, requireUser } from '../middleware/auth';
-import { validate } from '../middleware/validate';
+import { validated } from '../middleware/validate';
 import { meAndFriendId } from './friends';
 import { earnedBadges } from '../services/badges';
 
@@ -95,9 +95,8 @@ export function insightRoutes(router: Router, { db }: AppDeps): void {
   router.get(
     '/api/analytics/friendship/:friendId',
     signedIn,
-    validate({ params: FriendIdParams }),
-    async (ctx) => {
-      const { me, friendId } = await meAndFriendId(db, ctx);
+    validated({ params: FriendIdParams }, async (ctx, { params }) => {
+      const { me, friendId } = await meAndFriendId(db, ctx, params);
       const now = Date.now();
       const days = lastDays(now, LIMITS.insightsWindowDays);
       // The window starts at midnight (UTC) of its first day, so the history sums to the total.
@@ -119,7 +118,7 @@ export function insightRoutes(router: Router, { db }: AppDeps): void {
         interactionHistory: days.map((date) => ({ date, pingsExchanged: daily.get(date) ?? 0 })),
         computedAt: new Date(now).toISOString(),
       } satisfies FriendshipInsights;
-    },
+    }),
   );
 
   router.get('/api/analytics/pings', signedIn, async (ctx) => {

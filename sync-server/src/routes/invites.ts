@@ -10,38 +10,41 @@ import { isBlockedEitherWay } from '../db/blocks';
 import { findFriendshipBetween } from '../db/friendships';
 import { findUserByInviteCode, toSummary } from '../db/users';
 import { currentUser, requireUser } from '../middleware/auth';
-import { input, validate } from '../middleware/validate';
+import { validated } from '../middleware/validate';
 import { buckets, throttle } from '../services/rate-limits';
 
 export function inviteRoutes(router: Router, { db, config }: AppDeps): void {
   const signedIn = requireUser(db);
 
-  router.get('/api/invites/:code', signedIn, validate({ params: InviteParams }), async (ctx) => {
-    const me = currentUser(ctx);
-    const { code } = input<unknown, unknown, InviteParams>(ctx).params;
-    await throttle(
-      db,
-      buckets.inviteCheck(me.id),
-      config.rateLimits.inviteCheckPerUser,
-      'Too many invite checks',
-    );
-    const owner = await findUserByInviteCode(db, code);
-    // A block either way: the code reads as unknown (docs/security.md).
-    if (!owner || (owner.id !== me.id && (await isBlockedEitherWay(db, me.id, owner.id)))) {
-      // 200, not 404: an unknown code is a state the invite screen shows ('Invite Expired').
+  router.get(
+    '/api/invites/:code',
+    signedIn,
+    validated({ params: InviteParams }, async (ctx, { params: { code } }) => {
+      const me = currentUser(ctx);
+      await throttle(
+        db,
+        buckets.inviteCheck(me.id),
+        config.rateLimits.inviteCheckPerUser,
+        'Too many invite checks',
+      );
+      const owner = await findUserByInviteCode(db, code);
+      // A block either way: the code reads as unknown (docs/security.md).
+      if (!owner || (owner.id !== me.id && (await isBlockedEitherWay(db, me.id, owner.id)))) {
+        // 200, not 404: an unknown code is a state the invite screen shows ('Invite Expired').
+        ctx.body = {
+          valid: false,
+          user: null,
+          message: INVITE_INVALID_MESSAGE,
+        } satisfies InviteCheckResponse;
+        return;
+      }
+      const row = owner.id === me.id ? undefined : await findFriendshipBetween(db, me.id, owner.id);
       ctx.body = {
-        valid: false,
-        user: null,
-        message: INVITE_INVALID_MESSAGE,
+        valid: true,
+        user: toSummary(owner),
+        alreadyFriends: row?.status === 'accepted',
+        isOwnInvite: owner.id === me.id,
       } satisfies InviteCheckResponse;
-      return;
-    }
-    const row = owner.id === me.id ? undefined : await findFriendshipBetween(db, me.id, owner.id);
-    ctx.body = {
-      valid: true,
-      user: toSummary(owner),
-      alreadyFriends: row?.status === 'accepted',
-      isOwnInvite: owner.id === me.id,
-    } satisfies InviteCheckResponse;
-  });
+    }),
+  );
 }

@@ -7,7 +7,7 @@ import { FriendIdParams } from '@pingme/shared';
 import type { AppDeps } from '../deps';
 import { latestMoodSharedWith } from '../db/moods';
 import { requireUser } from '../middleware/auth';
-import { validate } from '../middleware/validate';
+import { validated } from '../middleware/validate';
 import { meAndFriendId } from './friends';
 
 export function moodRoutes(router: Router, { db }: AppDeps): void {
@@ -16,14 +16,13 @@ export function moodRoutes(router: Router, { db }: AppDeps): void {
   router.get(
     '/api/moods/:friendId/latest',
     signedIn,
-    validate({ params: FriendIdParams }),
-    async (ctx) => {
-      const { me, friendId } = await meAndFriendId(db, ctx);
+    validated({ params: FriendIdParams }, async (ctx, { params }) => {
+      const { me, friendId } = await meAndFriendId(db, ctx, params);
       const mood = await latestMoodSharedWith(db, friendId, me);
       // Koa turns a null body into 204; the contract is a JSON `null` with 200.
       ctx.status = 200;
       ctx.type = 'application/json';
       ctx.body = JSON.stringify(mood ?? null);
-    },
+    }),
   );
 }

@@ -15,7 +15,7 @@ import {
 } from '../db/pings';
 import { reactionsAround } from '../db/reactions';
 import { currentUser, requireUser } from '../middleware/auth';
-import { validate } from '../middleware/validate';
+import { validated } from '../middleware/validate';
 import { meAndFriendId } from './friends';
 
 /** Lists are bounded; the full history reaches devices through /api/sync/pull. */
@@ -48,10 +48,9 @@ export function pingRoutes(router: Router, { db }: AppDeps): void {
   router.get(
     '/api/pings/with/:friendId',
     auth,
-    validate({ params: PingsWithParams }),
-    async (ctx) => {
-      const { me, friendId } = await meAndFriendId(db, ctx);
+    validated({ params: PingsWithParams }, async (ctx, { params }) => {
+      const { me, friendId } = await meAndFriendId(db, ctx, params);
       ctx.body = await loadPings(db, me, await pingIdsBetween(db, me, friendId, PINGS_WITH_LIMIT));
-    },
+    }),
   );
 }

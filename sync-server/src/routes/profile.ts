@@ -16,7 +16,7 @@ import { isHandleTaken, takenHandles } from '../db/people';
 import { currentUser, requireUser } from '../middleware/auth';
 import { keyed, mutate } from '../middleware/idempotency';
 import { uploadBody } from '../middleware/upload';
-import { input, validate } from '../middleware/validate';
+import { validated } from '../middleware/validate';
 import { setPhoto } from '../mutations/profile';
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, saveImage } from '../services/images';
 
@@ -58,10 +58,8 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
   router.get(
     '/api/username/check/:handle',
     requireUser(db),
-    validate({ params: UsernameCheckParams }),
-    async (ctx) => {
+    validated({ params: UsernameCheckParams }, async (ctx, { params }) => {
       const me = currentUser(ctx);
-      const { params } = input<unknown, unknown, { handle: string }>(ctx);
       const handle = normalizeUsername(params.handle);
       const available =
         handle.length >= LIMITS.usernameMin &&
@@ -74,7 +72,7 @@ export function profileRoutes(router: Router, deps: AppDeps): void {
       }
       ctx.set('Cache-Control', 'no-store');
       ctx.body = { available, handle, suggestions } satisfies UsernameCheckResponse;
-    },
+    }),
   );
 
   /**

@@ -20,7 +20,7 @@ import { badRequest, conflict, notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
 import { keyed, mutate } from '../middleware/idempotency';
 import { jsonBody } from '../middleware/body';
-import { input, validate } from '../middleware/validate';
+import { validated } from '../middleware/validate';
 
 export const PUSH_ENDPOINT_TAKEN = 'This push endpoint is registered to another subscription';
 
@@ -44,9 +44,7 @@ export function pushRoutes(router: Router, { db, config }: AppDeps): void {
     '/api/push/subscribe',
     keyedByHeader,
     signedIn,
-    validate({ body: PushSubscribeBody }),
-    async (ctx) => {
-      const { body } = input<PushSubscribeBody>(ctx);
+    validated({ body: PushSubscribeBody }, async (ctx, { body }) => {
       const me = currentUser(ctx).id;
       if (!config.push.allowHttpEndpoints && !body.endpoint.startsWith('https://')) {
         throw badRequest('Push endpoints must use https');
@@ -83,7 +81,7 @@ export function pushRoutes(router: Router, { db, config }: AppDeps): void {
         return { status: created ? 201 : 200, body: toInfo(row) satisfies PushSubscriptionInfo };
       });
       ctx.events.emit('subscriptionsChanged', [me], previousOwner ? [previousOwner] : []);
-    },
+    }),
   );
 
   router.delete(
@@ -92,9 +90,7 @@ export function pushRoutes(router: Router, { db, config }: AppDeps): void {
     // The body is read once the session is known (docs/security.md), then keyed by it.
     deleteBody,
     keyedByHeader,
-    validate({ body: PushUnsubscribeBody }),
-    async (ctx) => {
-      const { body } = input<PushUnsubscribeBody>(ctx);
+    validated({ body: PushUnsubscribeBody }, async (ctx, { body }) => {
       const me = currentUser(ctx).id;
       await mutate(ctx, db, async ({ trx }) => {
         // Someone else's endpoint gets the same answer as an unknown one.
@@ -104,6 +100,6 @@ export function pushRoutes(router: Router, { db, config }: AppDeps): void {
         return { body: { success: true as const } };
       });
       ctx.events.emit('subscriptionsChanged', [], [me]);
-    },
+    }),
   );
 }

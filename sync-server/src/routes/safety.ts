@@ -10,7 +10,7 @@ import type { AppDeps } from '../deps';
 import { listBlocked } from '../db/blocks';
 import { listAdminReports } from '../db/reports';
 import { currentUser, requireAdmin, requireUser } from '../middleware/auth';
-import { input, validate } from '../middleware/validate';
+import { validated } from '../middleware/validate';
 
 export function safetyRoutes(router: Router, { db }: AppDeps): void {
   const signedIn = requireUser(db);
@@ -30,11 +30,9 @@ export function safetyRoutes(router: Router, { db }: AppDeps): void {
   router.get(
     '/api/admin/reports',
     ...admin,
-    validate({ query: AdminReportsQuery }),
-    async (ctx) => {
-      const { query } = input<unknown, AdminReportsQuery>(ctx);
+    validated({ query: AdminReportsQuery }, async (ctx, { query }) => {
       ctx.set('Cache-Control', 'no-store');
       ctx.body = (await listAdminReports(db, { status: query.status })) satisfies AdminReport[];
-    },
+    }),
   );
 }

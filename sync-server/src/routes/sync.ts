@@ -6,7 +6,7 @@ import type Router from '@koa/router';
 import { BatchBody, PullQuery } from '@pingme/shared';
 import type { AppDeps } from '../deps';
 import { currentUser, requireUser } from '../middleware/auth';
-import { input, validate } from '../middleware/validate';
+import { validated } from '../middleware/validate';
 import { batchResponseJson, runBatch } from '../sync/batch';
 import { pull } from '../sync/pull';
 
@@ -14,18 +14,24 @@ export function syncRoutes(router: Router, deps: AppDeps): void {
   const { db, config, metrics } = deps;
   const signedIn = requireUser(db);
 
-  router.get('/api/sync/pull', signedIn, validate({ query: PullQuery }), async (ctx) => {
-    const { query } = input<unknown, PullQuery>(ctx);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = await pull(db, currentUser(ctx).id, query);
-  });
+  router.get(
+    '/api/sync/pull',
+    signedIn,
+    validated({ query: PullQuery }, async (ctx, { query }) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await pull(db, currentUser(ctx).id, query);
+    }),
+  );
 
-  router.post('/api/sync/batch', signedIn, validate({ body: BatchBody }), async (ctx) => {
-    const { body } = input<BatchBody>(ctx);
-    metrics?.batchEntries.observe(body.entries.length);
-    ctx.set('Cache-Control', 'no-store');
-    const caller = { me: currentUser(ctx), config, ip: ctx.ip };
-    ctx.type = 'json';
-    ctx.body = batchResponseJson(await runBatch(deps, caller, body.entries));
-  });
+  router.post(
+    '/api/sync/batch',
+    signedIn,
+    validated({ body: BatchBody }, async (ctx, { body }) => {
+      metrics?.batchEntries.observe(body.entries.length);
+      ctx.set('Cache-Control', 'no-store');
+      const caller = { me: currentUser(ctx), config, ip: ctx.ip };
+      ctx.type = 'json';
+      ctx.body = batchResponseJson(await runBatch(deps, caller, body.entries));
+    }),
+  );
 }

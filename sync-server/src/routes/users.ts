@@ -25,7 +25,7 @@ import {
 import { findUserById, toProfileFields, toSummary } from '../db/users';
 import { notFound } from '../errors';
 import { currentUser, requireUser } from '../middleware/auth';
-import { input, validate } from '../middleware/validate';
+import { validated } from '../middleware/validate';
 import { buckets, throttle } from '../services/rate-limits';
 
 export const SEARCH_LIMIT = 20;
@@ -48,10 +48,8 @@ export function usersRoutes(router: Router, { db, config }: AppDeps): void {
   router.get(
     '/api/users/search',
     requireUser(db),
-    validate({ query: SearchQuery }),
-    async (ctx) => {
+    validated({ query: SearchQuery }, async (ctx, { query }) => {
       const me = currentUser(ctx);
-      const { query } = input<unknown, { q: string }>(ctx);
       await throttle(
         db,
         buckets.search(me.id),
@@ -67,7 +65,7 @@ export function usersRoutes(router: Router, { db, config }: AppDeps): void {
       ctx.body = people.map((p) =>
         toSearchResult(p, relations.get(p.id) ?? { relation: 'none', requestId: null }),
       ) satisfies UserSearchResult[];
-    },
+    }),
   );
 
   router.get('/api/users/suggestions', requireUser(db), async (ctx) => {
@@ -82,10 +80,8 @@ export function usersRoutes(router: Router, { db, config }: AppDeps): void {
   router.get(
     '/api/users/:id/profile',
     requireUser(db),
-    validate({ params: IdParams }),
-    async (ctx) => {
+    validated({ params: IdParams }, async (ctx, { params }) => {
       const me = currentUser(ctx);
-      const { params } = input<unknown, unknown, { id: string }>(ctx);
       const user = params.id === me.id ? me : await findUserById(db, params.id);
       // A block, either way, makes the two unknown to each other (docs/security.md).
       if (!user || (user.id !== me.id && (await isBlockedEitherWay(db, me.id, user.id))))
@@ -117,6 +113,6 @@ export function usersRoutes(router: Router, { db, config }: AppDeps): void {
         };
       }
       ctx.body = body;
-    },
+    }),
   );
 }

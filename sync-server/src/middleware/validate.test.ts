@@ -138,4 +138,6 @@ export function typeChecks(): void {
   });
   // @ts-expect-error a misspelled part is refused
   validated({ parms: Params }, () => undefined);
+  // @ts-expect-error so is one beside the parts it knows
+  validated({ params: Params, parms: Params }, () => undefined);
 }

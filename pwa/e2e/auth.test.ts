@@ -207,8 +207,8 @@ describe('guards and invites', () => {
     });
     await invite.open(inviter.inviteCode);
     await page.waitForURL(`${baseUrl}/auth`);
-    // The toast is queued with the redirect and drawn by the next render, which can come after
-    // the URL has changed: wait for the page's note of it (it times out if the toast never shows).
+    // The app leaves 500 ms after the toast is drawn (navigation.ts), so the page's note of it is
+    // there by now; wait for it all the same (it times out if the toast never showed).
     await page.waitForFunction(() => sessionStorage.getItem('e2e-saw-sign-in-required') === 'yes');
 
     await new AuthPage(page).signIn(invitee.email, invitee.password);

@@ -2,7 +2,7 @@
  * Full-page navigations out of the single-page app: the server's sign-in entry (/api/login,
  * which redirects to /auth) and third-party sign-in (/api/auth/google).
  */
-import { useUi } from './stores';
+import { toastOnScreen, useUi } from './stores';
 
 export const LOGIN_HREF = '/api/login';
 export const GOOGLE_SIGN_IN_HREF = '/api/auth/google';
@@ -26,9 +26,14 @@ export function leaveTo(href: string): void {
 export function leaveToLogin(returnTo?: string, delayMs = 0): void {
   if (returnTo) rememberReturnTo(returnTo);
   useUi.getState().setLeavingTo(LOGIN_HREF);
-  if (delayMs > 0) setTimeout(() => leaveTo(LOGIN_HREF), delayMs);
-  else leaveTo(LOGIN_HREF);
+  if (delayMs <= 0) return leaveTo(LOGIN_HREF);
+  // The toast that says why ('Sign in required', 'Unauthorized') is on screen for `delayMs`
+  // before the page goes: counted from when it is drawn, not from when it was queued.
+  void toastOnScreen(TOAST_WAIT_MAX_MS).then(() => setTimeout(() => leaveTo(LOGIN_HREF), delayMs));
 }
+
+/** How long leaving for sign-in waits for its toast to be drawn, at the most. */
+export const TOAST_WAIT_MAX_MS = 3000;
 
 function rememberReturnTo(path: string): void {
   try {

@@ -107,6 +107,8 @@ describe('session', () => {
       description: 'You are logged out. Logging in again...',
     });
     expect(useUi.getState().leavingTo).toBe('/api/login');
+    // The Toaster draws it (navigation.ts counts the spec's 500 ms from then).
+    useToasts.getState().markShown(useToasts.getState().current!.id);
     await vi.waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
     expect(assign).toHaveBeenCalledWith('/api/login');
   });

@@ -1,4 +1,5 @@
 import * as RadixToast from '@radix-ui/react-toast';
+import { useEffect } from 'react';
 import { DELAYS_MS } from '@pingme/shared';
 import { cx } from './cx';
 import { useToasts } from '../stores';
@@ -7,6 +8,12 @@ import { useToasts } from '../stores';
 export function Toaster() {
   const current = useToasts((s) => s.current);
   const dismiss = useToasts((s) => s.dismiss);
+  const markShown = useToasts((s) => s.markShown);
+  const shownId = current?.id;
+  // After the commit that put it in the document: what a toast's "shown for 500 ms" counts from.
+  useEffect(() => {
+    if (shownId !== undefined) markShown(shownId);
+  }, [shownId, markShown]);
   return (
     <RadixToast.Provider duration={DELAYS_MS.toastDefault} swipeDirection="right">
       {current && (

@@ -44,8 +44,12 @@ export interface ToastItem extends ToastInput {
 
 interface ToastState {
   current: ToastItem | null;
+  /** The toast the Toaster has put on screen last (its viewport loads apart from the app). */
+  shownId: number | null;
   show(toast: ToastInput): void;
   dismiss(): void;
+  /** Called by the Toaster once a toast is in the document. */
+  markShown(id: number): void;
 }
 
 let toastSeq = 0;
@@ -53,6 +57,7 @@ let removeTimer: ReturnType<typeof setTimeout> | undefined;
 
 export const useToasts = create<ToastState>()((set, get) => ({
   current: null,
+  shownId: null,
   show: (toast) => {
     clearTimeout(removeTimer);
     toastSeq += 1;
@@ -67,11 +72,35 @@ export const useToasts = create<ToastState>()((set, get) => ({
       if (get().current?.id === id) set({ current: null });
     }, DELAYS_MS.toastRemove);
   },
+  markShown: (id) => {
+    if (get().shownId !== id) set({ shownId: id });
+  },
 }));
 
 /** Shows a toast, replacing the one on screen. */
 export function toast(input: ToastInput): void {
   useToasts.getState().show(input);
+}
+
+/**
+ * Resolves once the current toast is on screen (at once when there is none), or after `maxMs`
+ * whatever happens: a toast queued before its viewport has loaded is drawn later, on a slow device
+ * more than half a second later.
+ */
+export function toastOnScreen(maxMs: number): Promise<void> {
+  const shown = (s: ToastState) => !s.current || s.shownId === s.current.id;
+  if (shown(useToasts.getState())) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      unsubscribe();
+      clearTimeout(timer);
+      resolve();
+    };
+    const unsubscribe = useToasts.subscribe((s) => {
+      if (shown(s)) done();
+    });
+    const timer = setTimeout(done, maxMs);
+  });
 }
 
 // ── Connectivity ─────────────────────────────────────────────────────────────────────────

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { toast, useToasts } from './index';
+import { toast, toastOnScreen, useToasts } from './index';
 
 afterEach(() => {
   vi.useRealTimers();
-  useToasts.setState({ current: null });
+  useToasts.setState({ current: null, shownId: null });
 });
 
 describe('toasts (spec section 9)', () => {
@@ -22,5 +22,41 @@ describe('toasts (spec section 9)', () => {
     expect(useToasts.getState().current).not.toBeNull();
     vi.advanceTimersByTime(1);
     expect(useToasts.getState().current).toBeNull();
+  });
+});
+
+describe('toastOnScreen: a toast drawn, not only queued', () => {
+  it('is at once when there is no toast', async () => {
+    vi.useFakeTimers();
+    let done = false;
+    void toastOnScreen(3000).then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(done).toBe(true);
+  });
+
+  it('waits for the Toaster to report the current toast, not an earlier one', async () => {
+    vi.useFakeTimers();
+    toast({ title: 'Earlier' });
+    const earlier = useToasts.getState().current!.id;
+    useToasts.getState().markShown(earlier);
+    toast({ title: 'Sign in required' });
+    let done = false;
+    void toastOnScreen(3000).then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(done).toBe(false);
+    useToasts.getState().markShown(useToasts.getState().current!.id);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(done).toBe(true);
+  });
+
+  it('gives up waiting after its limit, so a viewport that never loads strands nobody', async () => {
+    vi.useFakeTimers();
+    toast({ title: 'Sign in required' });
+    let done = false;
+    void toastOnScreen(3000).then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(done).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { type Kysely } from 'kysely';
 import { cascadeFrom, createIndex, notNull, optionalPerson, person } from './schema';
-import { keyedTable, optionalText, people, requiredText } from './tables';
+import { keyedTable, optionalText, people, promptAssignmentsTable, requiredText } from './tables';
 
 /**
  * Prompts, pings, reactions, anchors, moods, moments, ping packs, push subscriptions, and the
@@ -17,12 +17,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await createIndex(db, 'prompts_owner', 'prompts', ['owner_id']);
 
-  await db.schema
-    .createTable('prompt_assignments')
-    .addColumn('prompt_id', 'text', cascadeFrom('prompts.id'))
-    .addColumn('friend_id', 'text', person)
-    .addColumn('owner_id', 'text', person)
-    .addColumn('created_at', 'text', notNull)
+  await promptAssignmentsTable(db, 'prompt_assignments')
     .addPrimaryKeyConstraint('prompt_assignments_pk', ['prompt_id', 'friend_id'])
     .execute();
 

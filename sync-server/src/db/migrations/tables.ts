@@ -5,7 +5,7 @@
  * helper, or a new migration.
  */
 import type { CreateTableBuilder, Kysely } from 'kysely';
-import { notNull, person, primaryKey, type Column } from './schema';
+import { cascadeFrom, notNull, person, primaryKey, type Column } from './schema';
 
 /**
  * Columns of one type and definition, added in the order named, for `$call`: a run of alike
@@ -32,3 +32,14 @@ export const requiredInteger = alike('integer', notNull);
 /** `create table name` whose first column is its key, the text `id`. */
 export const keyedTable = (db: Kysely<unknown>, name: string) =>
   db.schema.createTable(name).addColumn('id', 'text', primaryKey);
+
+/**
+ * prompt_assignments' columns, made by two migrations: 002 creates the table, and 003 makes it
+ * again (as prompt_assignments_new) with the owner in its key. The caller adds the key.
+ */
+export const promptAssignmentsTable = (db: Kysely<unknown>, name: string) =>
+  db.schema
+    .createTable(name)
+    .addColumn('prompt_id', 'text', cascadeFrom('prompts.id'))
+    .$call(people('friend_id', 'owner_id'))
+    .addColumn('created_at', 'text', notNull);

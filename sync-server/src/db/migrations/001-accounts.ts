@@ -1,52 +1,38 @@
 import { sql, type Kysely } from 'kysely';
-import { createIndex, notNull, optionalCascadeFrom, person, primaryKey } from './schema';
+import { createIndex, notNull, optionalPerson, person, primaryKey } from './schema';
+import { keyedTable, optionalText, people, requiredInteger, requiredText } from './tables';
 
 /** Accounts, sessions, single-use tokens, friendships, idempotency records and rate-limit buckets. */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('users')
-    .addColumn('id', 'text', primaryKey)
+  await keyedTable(db, 'users')
     .addColumn('email', 'text', (c) => c.notNull().unique())
-    .addColumn('password_hash', 'text')
-    .addColumn('password_changed_at', 'text')
-    .addColumn('first_name', 'text')
-    .addColumn('last_name', 'text')
-    .addColumn('profile_image_url', 'text')
-    .addColumn('tagline', 'text')
+    .$call(optionalText('password_hash', 'password_changed_at'))
+    .$call(optionalText('first_name', 'last_name', 'profile_image_url', 'tagline'))
     .addColumn('handle', 'text', (c) => c.unique())
-    .addColumn('bio', 'text')
-    .addColumn('status', 'text')
-    .addColumn('location', 'text')
-    .addColumn('personal_link', 'text')
+    .$call(optionalText('bio', 'status', 'location', 'personal_link'))
     .addColumn('profile_visibility', 'text', (c) => c.notNull().defaultTo('public'))
     .addColumn('onboarding_completed', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('onboarding_step', 'integer')
     .addColumn('is_admin', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('email_verified', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('rate_limit_per_day', 'integer', (c) => c.notNull().defaultTo(50))
-    .addColumn('quiet_hours_start', 'text')
-    .addColumn('quiet_hours_end', 'text')
+    .$call(optionalText('quiet_hours_start', 'quiet_hours_end'))
     .addColumn('invite_code', 'text', (c) => c.notNull().unique())
     .addColumn('google_sub', 'text', (c) => c.unique())
     .addColumn('last_active_at', 'text')
-    .addColumn('created_at', 'text', notNull)
-    .addColumn('updated_at', 'text', notNull)
+    .$call(requiredText('created_at', 'updated_at'))
     .execute();
   await createIndex(db, 'users_created_at', 'users', ['created_at']);
 
-  await db.schema
-    .createTable('sessions')
-    .addColumn('id', 'text', primaryKey)
-    .addColumn('user_id', 'text', optionalCascadeFrom('users.id'))
+  await keyedTable(db, 'sessions')
+    .addColumn('user_id', 'text', optionalPerson)
     .addColumn('data', 'text', notNull)
     .addColumn('expires_at', 'integer', notNull)
     .addColumn('created_at', 'text', notNull)
     .execute();
   await createIndex(db, 'sessions_user', 'sessions', ['user_id']);
 
-  await db.schema
-    .createTable('tokens')
-    .addColumn('id', 'text', primaryKey)
+  await keyedTable(db, 'tokens')
     .addColumn('user_id', 'text', person)
     .addColumn('kind', 'text', notNull)
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
@@ -55,13 +41,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', notNull)
     .execute();
 
-  await db.schema
-    .createTable('friendships')
-    .addColumn('id', 'text', primaryKey)
-    .addColumn('requester_id', 'text', person)
-    .addColumn('addressee_id', 'text', person)
-    .addColumn('status', 'text', notNull)
-    .addColumn('created_at', 'text', notNull)
+  await keyedTable(db, 'friendships')
+    .$call(people('requester_id', 'addressee_id'))
+    .$call(requiredText('status', 'created_at'))
     .addColumn('accepted_at', 'text')
     .execute();
   // One row per pair, whoever asked: the unordered pair is unique.
@@ -73,19 +55,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('idempotency_keys')
-    .addColumn('caller', 'text', notNull)
-    .addColumn('key', 'text', notNull)
-    .addColumn('request_hash', 'text', notNull)
+    .$call(requiredText('caller', 'key', 'request_hash'))
     .addColumn('status', 'integer', notNull)
-    .addColumn('body', 'text', notNull)
-    .addColumn('created_at', 'text', notNull)
+    .$call(requiredText('body', 'created_at'))
     .addPrimaryKeyConstraint('idempotency_keys_pk', ['caller', 'key'])
     .execute();
 
   await db.schema
     .createTable('rate_limits')
     .addColumn('bucket', 'text', primaryKey)
-    .addColumn('count', 'integer', notNull)
-    .addColumn('reset_at', 'integer', notNull)
+    .$call(requiredInteger('count', 'reset_at'))
     .execute();
 }

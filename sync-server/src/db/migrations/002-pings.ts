@@ -1,56 +1,35 @@
 import { type Kysely } from 'kysely';
-import {
-  cascadeFrom,
-  createIndex,
-  notNull,
-  optionalCascadeFrom,
-  person,
-  primaryKey,
-} from './schema';
+import { cascadeFrom, createIndex, notNull, optionalPerson, person } from './schema';
+import { keyedTable, optionalText, people, promptAssignmentsTable, requiredText } from './tables';
 
 /**
  * Prompts, pings, reactions, anchors, moods, moments, ping packs, push subscriptions, and the
  * change log every device pulls from.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('prompts')
-    .addColumn('id', 'text', primaryKey)
+  await keyedTable(db, 'prompts')
     // null for the default prompts every person has
-    .addColumn('owner_id', 'text', optionalCascadeFrom('users.id'))
-    .addColumn('text', 'text', notNull)
-    .addColumn('emoji', 'text', notNull)
+    .addColumn('owner_id', 'text', optionalPerson)
+    .$call(requiredText('text', 'emoji'))
     .addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('created_at', 'text', notNull)
-    .addColumn('updated_at', 'text', notNull)
+    .$call(requiredText('created_at', 'updated_at'))
     .execute();
   await createIndex(db, 'prompts_owner', 'prompts', ['owner_id']);
 
-  await db.schema
-    .createTable('prompt_assignments')
-    .addColumn('prompt_id', 'text', cascadeFrom('prompts.id'))
-    .addColumn('friend_id', 'text', person)
-    .addColumn('owner_id', 'text', person)
-    .addColumn('created_at', 'text', notNull)
+  await promptAssignmentsTable(db, 'prompt_assignments')
     .addPrimaryKeyConstraint('prompt_assignments_pk', ['prompt_id', 'friend_id'])
     .execute();
 
-  await db.schema
-    .createTable('pings')
-    .addColumn('id', 'text', primaryKey)
-    .addColumn('sender_id', 'text', person)
-    .addColumn('receiver_id', 'text', person)
+  await keyedTable(db, 'pings')
+    .$call(people('sender_id', 'receiver_id'))
     // 'prompt' | 'custom' | 'surprise' | 'anchor'
     .addColumn('kind', 'text', notNull)
-    .addColumn('prompt_id', 'text')
-    // the prompt as it read when sent, so a later edit or delete does not rewrite history
-    .addColumn('prompt_text', 'text')
-    .addColumn('prompt_emoji', 'text')
-    .addColumn('custom_text', 'text')
-    .addColumn('custom_emoji', 'text')
-    .addColumn('anchor_id', 'text')
-    .addColumn('group_id', 'text')
+    // the prompt's text and emoji as they read when sent, so a later edit or delete does not
+    // rewrite history
+    .$call(optionalText('prompt_id', 'prompt_text', 'prompt_emoji'))
+    .$call(optionalText('custom_text', 'custom_emoji'))
+    .$call(optionalText('anchor_id', 'group_id'))
     .addColumn('is_read', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('read_at', 'text')
     .addColumn('created_at', 'text', notNull)
@@ -59,50 +38,34 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await createIndex(db, 'pings_sender', 'pings', ['sender_id', 'receiver_id', 'created_at']);
   await createIndex(db, 'pings_created', 'pings', ['created_at']);
 
-  await db.schema
-    .createTable('reactions')
-    .addColumn('id', 'text', primaryKey)
+  await keyedTable(db, 'reactions')
     .addColumn('ping_id', 'text', cascadeFrom('pings.id'))
     .addColumn('user_id', 'text', person)
-    .addColumn('reaction_type', 'text', notNull)
-    .addColumn('created_at', 'text', notNull)
+    .$call(requiredText('reaction_type', 'created_at'))
     .addUniqueConstraint('reactions_one_per_person', ['ping_id', 'user_id'])
     .execute();
   await createIndex(db, 'reactions_user', 'reactions', ['user_id']);
 
-  await db.schema
-    .createTable('anchors')
-    .addColumn('id', 'text', primaryKey)
-    .addColumn('user_id', 'text', person)
-    .addColumn('friend_id', 'text', person)
+  await keyedTable(db, 'anchors')
+    .$call(people('user_id', 'friend_id'))
     .addColumn('label', 'text')
-    .addColumn('text', 'text', notNull)
-    .addColumn('emoji', 'text', notNull)
-    .addColumn('color', 'text', notNull)
-    // 'pending' | 'accepted' | 'declined'
-    .addColumn('status', 'text', notNull)
-    .addColumn('created_at', 'text', notNull)
+    // status: 'pending' | 'accepted' | 'declined'
+    .$call(requiredText('text', 'emoji', 'color', 'status', 'created_at'))
     .addColumn('responded_at', 'text')
     .execute();
   await createIndex(db, 'anchors_user', 'anchors', ['user_id', 'status']);
   await createIndex(db, 'anchors_friend', 'anchors', ['friend_id', 'status']);
 
-  await db.schema
-    .createTable('moods')
-    .addColumn('id', 'text', primaryKey)
-    .addColumn('user_id', 'text', person)
-    .addColumn('friend_id', 'text', person)
-    .addColumn('mood', 'text', notNull)
-    .addColumn('emoji', 'text', notNull)
+  await keyedTable(db, 'moods')
+    .$call(people('user_id', 'friend_id'))
+    .$call(requiredText('mood', 'emoji'))
     .addColumn('note', 'text')
     .addColumn('created_at', 'text', notNull)
     .execute();
   await createIndex(db, 'moods_pair', 'moods', ['user_id', 'friend_id', 'created_at']);
   await createIndex(db, 'moods_friend', 'moods', ['friend_id', 'created_at']);
 
-  await db.schema
-    .createTable('moments')
-    .addColumn('id', 'text', primaryKey)
+  await keyedTable(db, 'moments')
     .addColumn('user_id', 'text', person)
     .addColumn('ping_id', 'text', cascadeFrom('pings.id'))
     .addColumn('title', 'text', notNull)
@@ -111,10 +74,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('moments_one_per_ping', ['user_id', 'ping_id'])
     .execute();
 
-  await db.schema
-    .createTable('packs')
-    .addColumn('id', 'text', primaryKey)
-    .addColumn('owner_id', 'text', optionalCascadeFrom('users.id'))
+  await keyedTable(db, 'packs')
+    .addColumn('owner_id', 'text', optionalPerson)
     .addColumn('title', 'text', notNull)
     .addColumn('description', 'text')
     .addColumn('tags', 'text', (c) => c.notNull().defaultTo('[]'))
@@ -130,13 +91,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('pack_installs_pk', ['pack_id', 'user_id'])
     .execute();
 
-  await db.schema
-    .createTable('push_subscriptions')
-    .addColumn('id', 'text', primaryKey)
+  await keyedTable(db, 'push_subscriptions')
     .addColumn('user_id', 'text', person)
     .addColumn('endpoint', 'text', (c) => c.notNull().unique())
-    .addColumn('p256dh', 'text', notNull)
-    .addColumn('auth', 'text', notNull)
+    .$call(requiredText('p256dh', 'auth'))
     .addColumn('device_id', 'text')
     .addColumn('created_at', 'text', notNull)
     .execute();
@@ -144,12 +102,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('energy_snapshots')
-    .addColumn('user_id', 'text', person)
-    .addColumn('friend_id', 'text', person)
+    .$call(people('user_id', 'friend_id'))
     .addColumn('score', 'integer', notNull)
-    .addColumn('level', 'text', notNull)
-    .addColumn('metrics', 'text', notNull)
-    .addColumn('computed_at', 'text', notNull)
+    .$call(requiredText('level', 'metrics', 'computed_at'))
     .addPrimaryKeyConstraint('energy_snapshots_pk', ['user_id', 'friend_id'])
     .execute();
 
@@ -157,12 +112,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('changes')
     .addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('user_id', 'text', notNull)
-    .addColumn('entity', 'text', notNull)
-    .addColumn('entity_id', 'text', notNull)
-    // 'upsert' | 'delete'
-    .addColumn('op', 'text', notNull)
-    .addColumn('created_at', 'text', notNull)
+    // op: 'upsert' | 'delete'
+    .$call(requiredText('user_id', 'entity', 'entity_id', 'op', 'created_at'))
     .execute();
   await createIndex(db, 'changes_user_seq', 'changes', ['user_id', 'seq']);
 }

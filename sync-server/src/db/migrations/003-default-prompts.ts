@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { cascadeFrom, createIndex, notNull, person } from './schema';
+import { createIndex } from './schema';
+import { promptAssignmentsTable } from './tables';
 
 /**
  * The default prompts every person has, with ids hard-coded so every server (and every device's
@@ -96,12 +97,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
 
-  await db.schema
-    .createTable('prompt_assignments_new')
-    .addColumn('prompt_id', 'text', cascadeFrom('prompts.id'))
-    .addColumn('friend_id', 'text', person)
-    .addColumn('owner_id', 'text', person)
-    .addColumn('created_at', 'text', notNull)
+  await promptAssignmentsTable(db, 'prompt_assignments_new')
     .addPrimaryKeyConstraint('prompt_assignments_owner_pk', ['owner_id', 'prompt_id', 'friend_id'])
     .execute();
   await sql`insert into prompt_assignments_new (prompt_id, friend_id, owner_id, created_at)

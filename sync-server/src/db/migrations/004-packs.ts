@@ -8,24 +8,27 @@ import { createIndex } from './schema';
  *
  * Seeded packs have fixed ids so every server and device agrees on them.
  */
-export const SEEDED_PACKS: {
+interface Pack<Prompt> {
   id: string;
   title: string;
   description: string;
   tags: string[];
-  prompts: { text: string; emoji: string }[];
-}[] = [
+  prompts: Prompt[];
+}
+
+/** The packs as written here: each prompt a [text, emoji] pair. */
+const PACKS: Pack<[text: string, emoji: string]>[] = [
   {
     id: '0190a000-0000-7000-8000-000000000001',
     title: 'Cozy Check-ins',
     description: 'Gentle prompts for the days when a little warmth goes a long way.',
     tags: ['comfort', 'daily'],
     prompts: [
-      { text: 'Ping me when you need a hug', emoji: '🤗' },
-      { text: "Ping me when you're having a cozy night in", emoji: '🛋️' },
-      { text: 'Ping me when you want to talk', emoji: '💬' },
-      { text: "Ping me when you're feeling low", emoji: '💙' },
-      { text: 'Ping me when you need a pep talk', emoji: '💪' },
+      ['Ping me when you need a hug', '🤗'],
+      ["Ping me when you're having a cozy night in", '🛋️'],
+      ['Ping me when you want to talk', '💬'],
+      ["Ping me when you're feeling low", '💙'],
+      ['Ping me when you need a pep talk', '💪'],
     ],
   },
   {
@@ -34,10 +37,10 @@ export const SEEDED_PACKS: {
     description: 'Big wins, small wins: share them the moment they happen.',
     tags: ['celebration', 'wins'],
     prompts: [
-      { text: "Ping me when you did something you're proud of", emoji: '🌟' },
-      { text: 'Ping me when you want to celebrate', emoji: '🎉' },
-      { text: 'Ping me when you finish a big task', emoji: '✅' },
-      { text: 'Ping me when you get good news', emoji: '🥳' },
+      ["Ping me when you did something you're proud of", '🌟'],
+      ['Ping me when you want to celebrate', '🎉'],
+      ['Ping me when you finish a big task', '✅'],
+      ['Ping me when you get good news', '🥳'],
     ],
   },
   {
@@ -46,11 +49,11 @@ export const SEEDED_PACKS: {
     description: 'For friends who are always up for the next plan.',
     tags: ['adventure', 'plans', 'outdoors'],
     prompts: [
-      { text: "Ping me when you're up for an adventure", emoji: '🗺️' },
-      { text: "Ping me when you're free for chai", emoji: '☕' },
-      { text: 'Ping me when you want company', emoji: '👯' },
-      { text: 'Ping me when you find a new spot', emoji: '📍' },
-      { text: 'Ping me when you want to go for a walk', emoji: '🚶' },
+      ["Ping me when you're up for an adventure", '🗺️'],
+      ["Ping me when you're free for chai", '☕'],
+      ['Ping me when you want company', '👯'],
+      ['Ping me when you find a new spot', '📍'],
+      ['Ping me when you want to go for a walk', '🚶'],
     ],
   },
   {
@@ -59,15 +62,21 @@ export const SEEDED_PACKS: {
     description: 'Stay close across time zones with a tap.',
     tags: ['long-distance', 'love'],
     prompts: [
-      { text: 'Ping me when you miss me', emoji: '💕' },
-      { text: "Ping me when you're thinking of me", emoji: '💭' },
-      { text: "Ping me when you're about to sleep", emoji: '🌙' },
-      { text: 'Ping me when you wake up', emoji: '☀️' },
-      { text: 'Ping me when you hear our song', emoji: '🎶' },
-      { text: 'Ping me when you need support', emoji: '🤝' },
+      ['Ping me when you miss me', '💕'],
+      ["Ping me when you're thinking of me", '💭'],
+      ["Ping me when you're about to sleep", '🌙'],
+      ['Ping me when you wake up', '☀️'],
+      ['Ping me when you hear our song', '🎶'],
+      ['Ping me when you need support', '🤝'],
     ],
   },
 ];
+
+/** The packs with each prompt as the {text, emoji} object the `prompts` column's JSON holds. */
+export const SEEDED_PACKS: Pack<{ text: string; emoji: string }>[] = PACKS.map((p) => ({
+  ...p,
+  prompts: p.prompts.map(([text, emoji]) => ({ text, emoji })),
+}));
 
 const SEEDED_AT = '2024-07-01T00:00:00.000Z';
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { createIndex, notNull, optionalCascadeFrom, person, primaryKey } from './schema';
+import { createIndex, notNull, optionalCascadeFrom } from './schema';
+import { keyedTable, optionalText, people } from './tables';
 
 /**
  * Trust and safety (issue 7): blocks between two people, reports about a person or a ping, and
@@ -15,18 +16,14 @@ import { createIndex, notNull, optionalCascadeFrom, person, primaryKey } from '.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('blocks')
-    .addColumn('blocker_id', 'text', person)
-    .addColumn('blocked_id', 'text', person)
+    .$call(people('blocker_id', 'blocked_id'))
     .addColumn('created_at', 'text', notNull)
     .addPrimaryKeyConstraint('blocks_pk', ['blocker_id', 'blocked_id'])
     .execute();
   await createIndex(db, 'blocks_blocked', 'blocks', ['blocked_id']);
 
-  await db.schema
-    .createTable('reports')
-    .addColumn('id', 'text', primaryKey)
-    .addColumn('reporter_id', 'text', person)
-    .addColumn('reported_user_id', 'text', person)
+  await keyedTable(db, 'reports')
+    .$call(people('reporter_id', 'reported_user_id'))
     .addColumn('ping_id', 'text', optionalCascadeFrom('pings.id'))
     // 'spam' | 'harassment' | 'inappropriate' | 'other'
     .addColumn('reason', 'text', notNull)
@@ -35,8 +32,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('status', 'text', (c) => c.notNull().defaultTo('open'))
     .addColumn('note', 'text')
     .addColumn('created_at', 'text', notNull)
-    .addColumn('resolved_at', 'text')
-    .addColumn('resolved_by', 'text')
+    .$call(optionalText('resolved_at', 'resolved_by'))
     .execute();
   await createIndex(db, 'reports_status', 'reports', ['status', 'created_at']);
   await createIndex(db, 'reports_reporter', 'reports', ['reporter_id']);

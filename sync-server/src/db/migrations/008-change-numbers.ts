@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { createChangesFriendshipIndex } from './changes-friendship-index';
 import { createIndex, notNull, primaryKey } from './schema';
+import { requiredInteger, requiredText } from './tables';
 
 /**
  * Change numbers per person (docs/sync.md, "Change log"): a device's cursor counts its person's
@@ -21,11 +22,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('change_log')
     .addColumn('user_id', 'text', notNull)
     .addColumn('seq', 'integer', notNull)
-    .addColumn('entity', 'text', notNull)
-    .addColumn('entity_id', 'text', notNull)
-    // 'upsert' | 'delete' | 'create' (a record's first change: a ping delivered)
-    .addColumn('op', 'text', notNull)
-    .addColumn('created_at', 'text', notNull)
+    // op: 'upsert' | 'delete' | 'create' (a record's first change: a ping delivered)
+    .$call(requiredText('entity', 'entity_id', 'op', 'created_at'))
     .addPrimaryKeyConstraint('change_log_pk', ['user_id', 'seq'])
     .execute();
   await sql`insert into change_log (user_id, seq, entity, entity_id, op, created_at)
@@ -34,8 +32,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('change_counters')
     .addColumn('user_id', 'text', primaryKey)
-    .addColumn('seq', 'integer', notNull)
-    .addColumn('floor', 'integer', notNull)
+    .$call(requiredInteger('seq', 'floor'))
     .execute();
   await sql`insert into change_counters (user_id, seq, floor)
     select u.id, b.last, b.floor from users u,

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { createIndex, notNull, primaryKey } from './schema';
+import { keyedTable, requiredText } from './tables';
 
 /**
  * What several nodes share through the database (docs/deploy.md):
@@ -18,12 +19,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('value', 'text', notNull)
     .execute();
 
-  await db.schema
-    .createTable('push_jobs')
-    .addColumn('id', 'text', primaryKey)
-    .addColumn('receiver_id', 'text', notNull)
-    // JSON: the payload, its urgency and whether quiet hours apply (push/notifier.ts PushJob)
-    .addColumn('job', 'text', notNull)
+  await keyedTable(db, 'push_jobs')
+    // job: JSON, the payload, its urgency and whether quiet hours apply (push/notifier.ts PushJob)
+    .$call(requiredText('receiver_id', 'job'))
     .addColumn('created_at', 'integer', notNull)
     .addColumn('claimed_until', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();

@@ -1,9 +1,9 @@
 /**
  * Numbered migrations, run in order at start. Append only: a shipped migration is never renamed,
  * and the statements it sends never change (its code may be rewritten only to send exactly the
- * same ones, compared on a fresh database of each dialect); a change to the schema is a new file
- * with the next number. The helpers shipped
- * migrations call (schema.ts, changes-friendship-index.ts) are frozen with them.
+ * same ones, compared on a fresh database of each dialect; migrations.test.ts pins them); a
+ * change to the schema is a new file with the next number. The helpers shipped migrations call
+ * (schema.ts, tables.ts, changes-friendship-index.ts) are frozen with them.
  */
 import type { Migration } from 'kysely/migration';
 import * as m001 from './001-accounts';

@@ -7,7 +7,7 @@
 import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
 
 /** What `addColumn` takes as its third argument. */
-type Column = (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
+export type Column = (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
 
 /** The table's key. */
 export const primaryKey: Column = (c) => c.primaryKey();
@@ -29,6 +29,9 @@ export const optionalCascadeFrom =
 
 /** A person the row belongs to or is about: it goes with their account. */
 export const person: Column = cascadeFrom('users.id');
+
+/** The same where the row may have no person (null); with one, it goes with their account. */
+export const optionalPerson: Column = optionalCascadeFrom('users.id');
 
 /** `create index name on table (columns…)`. */
 export async function createIndex(

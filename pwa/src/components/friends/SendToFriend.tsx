@@ -34,12 +34,10 @@ const sentToast = (text: string) =>
   });
 
 export function SendToFriend(props: SendToFriendProps) {
-  const [tab, setTab] = useState('prompt');
   return (
     <Tabs
       label="What to send"
-      value={tab}
-      onValueChange={setTab}
+      defaultValue="prompt"
       items={[
         { value: 'prompt', label: 'Prompt', content: <PromptForm {...props} /> },
         { value: 'custom', label: 'Custom ping', content: <CustomForm {...props} /> },

@@ -19,6 +19,7 @@ import {
 import { PingCard } from '../components/pings/PingCard';
 import { PersonSafetyActions } from '../components/safety/PersonSafetyActions';
 import { UnfriendButton } from '../components/friends/UnfriendButton';
+import { FriendsSection } from '../components/friends/FriendsSection';
 import { useSession } from '../stores';
 import '../styles/friends.css';
 import '../styles/pings.css';
@@ -96,10 +97,11 @@ function FriendProfileView({ friend, stats }: { friend: FriendProfile; stats: St
         </div>
       </section>
 
-      <section aria-labelledby="recent-pings-title" className="friend-profile__pings">
-        <h2 id="recent-pings-title" className="fr-section-title">
-          Recent pings
-        </h2>
+      <FriendsSection
+        id="recent-pings-title"
+        title="Recent pings"
+        className="friend-profile__pings"
+      >
         {pings === undefined ? null : pings.length === 0 ? (
           <div className="card card--muted fr-empty">
             <span className="fr-empty__icon" aria-hidden="true">
@@ -117,7 +119,7 @@ function FriendProfileView({ friend, stats }: { friend: FriendProfile; stats: St
             ))}
           </ul>
         )}
-      </section>
+      </FriendsSection>
     </Screen>
   );
 }

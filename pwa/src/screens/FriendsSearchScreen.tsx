@@ -14,6 +14,7 @@ import {
   withRecentlyAnswered,
 } from '../components/friends/RequestAnswers';
 import { SearchStatus } from '../components/friends/FriendSearch';
+import { FriendsSection } from '../components/friends/FriendsSection';
 import { RequestRow } from '../components/friends/RequestRow';
 import { SearchResultRow } from '../components/friends/SearchResultRow';
 import { resolveRelation } from '../components/friends/relation';
@@ -80,11 +81,16 @@ function FriendsSearchScreen() {
         </Link>
       </p>
 
-      <section className="card" aria-labelledby="fs-received-title">
-        <h2 id="fs-received-title" className="fr-section-title">
-          Friend Requests{' '}
-          {received.length > 0 && <span className="fr-badge">{received.length}</span>}
-        </h2>
+      <FriendsSection
+        id="fs-received-title"
+        title={
+          <>
+            Friend Requests{' '}
+            {received.length > 0 && <span className="fr-badge">{received.length}</span>}
+          </>
+        }
+        className="card"
+      >
         {received.length === 0 && answered.size === 0 ? (
           <p className="fr-muted">No pending requests</p>
         ) : (
@@ -94,12 +100,9 @@ function FriendsSearchScreen() {
             ))}
           </ul>
         )}
-      </section>
+      </FriendsSection>
 
-      <section className="card" aria-labelledby="fs-sent-title">
-        <h2 id="fs-sent-title" className="fr-section-title">
-          Sent Requests
-        </h2>
+      <FriendsSection id="fs-sent-title" title="Sent Requests" className="card">
         {sent.length === 0 ? (
           <p className="fr-muted">No requests waiting for an answer</p>
         ) : (
@@ -113,7 +116,7 @@ function FriendsSearchScreen() {
             ))}
           </ul>
         )}
-      </section>
+      </FriendsSection>
     </Screen>
   );
 }

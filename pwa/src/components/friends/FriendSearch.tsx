@@ -7,6 +7,7 @@ import { LIMITS, displayName, type SyncFriendship } from '@pingme/shared';
 import { useState, type ReactNode } from 'react';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
+import { FriendsSection } from './FriendsSection';
 import { resolveRelation } from './relation';
 import { useAddFriend } from './useAddFriend';
 import { useUserSearch, type SearchState } from './useUserSearch';
@@ -18,10 +19,7 @@ export function FriendSearch({ friendships }: { friendships: readonly SyncFriend
   const byUser = new Map(friendships.map((f) => [f.otherUserId, f]));
 
   return (
-    <section className="card friend-search" aria-labelledby="friend-search-title">
-      <h2 id="friend-search-title" className="fr-section-title">
-        Add friends
-      </h2>
+    <FriendsSection id="friend-search-title" title="Add friends" className="card friend-search">
       <div className="field">
         <label className="visually-hidden" htmlFor="friend-search-input">
           Find friends by name
@@ -67,7 +65,7 @@ export function FriendSearch({ friendships }: { friendships: readonly SyncFriend
           })}
         </ul>
       )}
-    </section>
+    </FriendsSection>
   );
 }
 

@@ -10,7 +10,7 @@ import { ApiError, NetworkError, api, errorMessage } from '../api';
 import { Avatar } from '../components/Avatar';
 import { Button, buttonClass } from '../components/Button';
 import { StatusCard } from '../components/StatusCard';
-import { AlertIcon, CheckIcon, ClockIcon, MailIcon } from '../components/icons';
+import { AlertIcon, MailIcon } from '../components/icons';
 import { toast } from '../stores';
 import { redeemInvite } from '../writes/friends';
 
@@ -118,13 +118,13 @@ function InviteScreen({ code }: { code: string }) {
       );
     case 'missing':
       return (
-        <StatusCard tone="error" icon={<AlertIcon />} title="Invalid Invite" actions={goHome}>
+        <StatusCard tone="error" title="Invalid Invite" actions={goHome}>
           <p>This invite link is missing or invalid.</p>
         </StatusCard>
       );
     case 'invalid':
       return (
-        <StatusCard tone="warning" icon={<ClockIcon />} title="Invite Expired" actions={goHome}>
+        <StatusCard tone="warning" title="Invite Expired" actions={goHome}>
           <p>This invitation is no longer valid or has expired.</p>
         </StatusCard>
       );
@@ -146,7 +146,7 @@ function InviteScreen({ code }: { code: string }) {
       );
     case 'success':
       return (
-        <StatusCard tone="success" icon={<CheckIcon />} title="Success!">
+        <StatusCard tone="success" title="Success!">
           <p>You and {state.name} are now friends. Taking you home…</p>
         </StatusCard>
       );

@@ -8,7 +8,6 @@ import { StatusCard } from '../components/StatusCard';
 import { TextField } from '../components/TextField';
 import { NewPasswordField } from '../components/form/AccountFields';
 import { useFormSubmit } from '../components/form/useFormSubmit';
-import { AlertIcon, CheckIcon } from '../components/icons';
 import { useZodForm } from '../hooks/useZodForm';
 import { NewPasswordForm } from '../validation';
 
@@ -19,7 +18,6 @@ function InvalidResetLink() {
   return (
     <StatusCard
       tone="error"
-      icon={<AlertIcon />}
       title="Invalid Reset Link"
       actions={
         <Link to="/auth" className={buttonClass('primary')}>
@@ -56,7 +54,7 @@ export function ResetPasswordScreen() {
 
   if (done) {
     return (
-      <StatusCard tone="success" icon={<CheckIcon />} title="Password Updated!">
+      <StatusCard tone="success" title="Password Updated!">
         <p>Your new password is set. Taking you to sign in…</p>
       </StatusCard>
     );

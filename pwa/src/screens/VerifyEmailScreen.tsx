@@ -9,7 +9,6 @@ import { ApiError, NetworkError, api, errorMessage } from '../api';
 import { Button, buttonClass } from '../components/Button';
 import { StatusCard } from '../components/StatusCard';
 import { TextField } from '../components/TextField';
-import { AlertIcon, CheckIcon, ClockIcon } from '../components/icons';
 import { toast, useSession } from '../stores';
 
 /** This screen's route (routes/), read without importing it: the route file loads this screen. */
@@ -67,7 +66,6 @@ export function VerifyEmailScreen() {
       return (
         <StatusCard
           tone="success"
-          icon={<CheckIcon />}
           title="Email Verified"
           actions={
             <Link to="/auth" className={buttonClass('primary')}>
@@ -83,19 +81,14 @@ export function VerifyEmailScreen() {
       );
     case 'expired':
       return (
-        <StatusCard tone="warning" icon={<ClockIcon />} title="Link Expired">
+        <StatusCard tone="warning" title="Link Expired">
           <p>{state.message}</p>
           <ResendVerification />
         </StatusCard>
       );
     case 'failed':
       return (
-        <StatusCard
-          tone="error"
-          icon={<AlertIcon />}
-          title="Verification Failed"
-          actions={backToLogin}
-        >
+        <StatusCard tone="error" title="Verification Failed" actions={backToLogin}>
           <p>{state.message}</p>
         </StatusCard>
       );

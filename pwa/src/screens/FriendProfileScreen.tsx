@@ -5,7 +5,7 @@
 import { LIMITS, displayName } from '@pingme/shared';
 import { Link, useParams } from '@tanstack/react-router';
 import { Avatar } from '../components/Avatar';
-import { buttonClass } from '../components/Button';
+import { ButtonLink } from '../components/ButtonLink';
 import { Screen } from '../components/Screen';
 import { ScreenLoading } from '../components/common/ScreenLoading';
 import { BackIcon, SendIcon } from '../components/icons';
@@ -48,9 +48,9 @@ export function FriendScreen() {
           {!syncing && (
             <>
               <p className="fr-muted">They may not be your friend (yet).</p>
-              <Link to="/friends" className={buttonClass('secondary', 'sm')}>
+              <ButtonLink to="/friends" variant="secondary" size="sm">
                 Back to Friends
-              </Link>
+              </ButtonLink>
             </>
           )}
         </div>
@@ -84,13 +84,9 @@ function FriendProfileView({ friend, stats }: { friend: FriendProfile; stats: St
           </p>
         )}
         <StatsRow stats={stats} />
-        <Link
-          to="/ping-friend/$friendId"
-          params={{ friendId: friend.id }}
-          className={buttonClass('primary', 'lg', true)}
-        >
+        <ButtonLink to="/ping-friend/$friendId" params={{ friendId: friend.id }} size="lg" block>
           <SendIcon /> Send a Ping
-        </Link>
+        </ButtonLink>
         <div className="friend-profile__leave">
           <UnfriendButton friendId={friend.id} name={name} />
           <PersonSafetyActions userId={friend.id} name={name} />

@@ -6,7 +6,7 @@
 import { Link } from '@tanstack/react-router';
 import { Suspense, lazy, useState } from 'react';
 import type { SyncFriendship } from '@pingme/shared';
-import { buttonClass } from '../components/Button';
+import { ButtonLink } from '../components/ButtonLink';
 import { Screen } from '../components/Screen';
 import { FriendCard, type FriendAction } from '../components/friends/FriendCard';
 import { FriendPrompts } from '../components/friends/FriendPrompts';
@@ -57,9 +57,9 @@ function FriendsScreen() {
       subtitle="Your people, all in one place."
       className="friends"
       aside={
-        <Link to="/friends-search" className={buttonClass('secondary', 'sm')}>
+        <ButtonLink to="/friends-search" variant="secondary" size="sm">
           Find Friends
-        </Link>
+        </ButtonLink>
       }
     >
       <FriendSearch friendships={rows ?? []} />

@@ -4,11 +4,12 @@
  * first visit.
  */
 import { DELAYS_MS, InviteCheckResponse, InviteCode, displayName } from '@pingme/shared';
-import { Link, useNavigate, getRouteApi } from '@tanstack/react-router';
+import { useNavigate, getRouteApi } from '@tanstack/react-router';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, NetworkError, api, errorMessage } from '../api';
 import { Avatar } from '../components/Avatar';
-import { Button, buttonClass } from '../components/Button';
+import { Button } from '../components/Button';
+import { ButtonLink } from '../components/ButtonLink';
 import { StatusCard } from '../components/StatusCard';
 import { AlertIcon, MailIcon } from '../components/icons';
 import { toast } from '../stores';
@@ -38,9 +39,9 @@ export function InviteMissing() {
 }
 
 const goHome = (
-  <Link to="/" className={buttonClass('secondary')}>
+  <ButtonLink to="/" variant="secondary">
     Go Home
-  </Link>
+  </ButtonLink>
 );
 
 function InviteScreen({ code }: { code: string }) {
@@ -179,9 +180,9 @@ function InviteScreen({ code }: { code: string }) {
             <Button loading={accepting} onClick={() => void accept()}>
               Accept Invitation
             </Button>
-            <Link to="/" className={buttonClass('secondary')}>
+            <ButtonLink to="/" variant="secondary">
               Maybe Later
-            </Link>
+            </ButtonLink>
           </div>
         </section>
       );

@@ -1,9 +1,10 @@
 /** The Reset password screen (/reset-password; routes/reset-password.tsx loads it). */
 import { DELAYS_MS, ResetPasswordResponse } from '@pingme/shared';
-import { Link, useNavigate, getRouteApi } from '@tanstack/react-router';
+import { useNavigate, getRouteApi } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { ApiError, api } from '../api';
-import { Button, buttonClass } from '../components/Button';
+import { Button } from '../components/Button';
+import { ButtonLink } from '../components/ButtonLink';
 import { StatusCard } from '../components/StatusCard';
 import { TextField } from '../components/TextField';
 import { NewPasswordField } from '../components/form/AccountFields';
@@ -19,11 +20,7 @@ function InvalidResetLink() {
     <StatusCard
       tone="error"
       title="Invalid Reset Link"
-      actions={
-        <Link to="/auth" className={buttonClass('primary')}>
-          Return to Login
-        </Link>
-      }
+      actions={<ButtonLink to="/auth">Return to Login</ButtonLink>}
     >
       <p>This password reset link is invalid or has expired</p>
     </StatusCard>

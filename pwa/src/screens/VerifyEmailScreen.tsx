@@ -3,10 +3,11 @@
  * Verifying, then Verified, Link Expired or Failed.
  */
 import { Email, ResendVerificationResponse, VerifyEmailResponse } from '@pingme/shared';
-import { Link, getRouteApi } from '@tanstack/react-router';
+import { getRouteApi } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError, NetworkError, api, errorMessage } from '../api';
-import { Button, buttonClass } from '../components/Button';
+import { Button } from '../components/Button';
+import { ButtonLink } from '../components/ButtonLink';
 import { StatusCard } from '../components/StatusCard';
 import { TextField } from '../components/TextField';
 import { toast, useSession } from '../stores';
@@ -21,9 +22,9 @@ type VerifyState =
   | { kind: 'failed'; message: string };
 
 const backToLogin = (
-  <Link to="/auth" className={buttonClass('secondary')}>
+  <ButtonLink to="/auth" variant="secondary">
     Back to Login
-  </Link>
+  </ButtonLink>
 );
 
 export function VerifyEmailScreen() {
@@ -67,11 +68,7 @@ export function VerifyEmailScreen() {
         <StatusCard
           tone="success"
           title="Email Verified"
-          actions={
-            <Link to="/auth" className={buttonClass('primary')}>
-              Continue to Login
-            </Link>
-          }
+          actions={<ButtonLink to="/auth">Continue to Login</ButtonLink>}
         >
           <p>
             Welcome to PingMe{state.firstName ? `, ${state.firstName}` : ''}! Your email address is

@@ -5,7 +5,7 @@
  */
 import { LIMITS } from '@pingme/shared';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Screen } from '../components/Screen';
 import { TextField } from '../components/TextField';
 import {
@@ -20,7 +20,7 @@ import { SearchResultRow } from '../components/friends/SearchResultRow';
 import { resolveRelation } from '../components/friends/relation';
 import { useAddFriend } from '../components/friends/useAddFriend';
 import { groupFriendships, useFriendships } from '../components/friends/useFriendData';
-import { useUserSearch } from '../components/friends/useUserSearch';
+import { useSearchBox } from '../components/friends/useUserSearch';
 import { useSession } from '../stores';
 import '../styles/friends.css';
 
@@ -28,8 +28,7 @@ function FriendsSearchScreen() {
   useDarkTheme();
   const me = useSession((s) => s.user);
   const rows = useFriendships();
-  const [text, setText] = useState('');
-  const search = useUserSearch(text);
+  const { search, input } = useSearchBox();
   const { overrides, busy, add } = useAddFriend();
   const { answered } = useRequestAnswers();
   if (!me) return null;
@@ -46,12 +45,9 @@ function FriendsSearchScreen() {
       <div className="card friend-search">
         <TextField
           label="Search by name or email"
-          type="search"
           className="friend-search__field"
           placeholder="e.g. Ada or ada@example.com"
-          autoComplete="off"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
+          {...input}
           hint={`At least ${LIMITS.searchMinChars} characters`}
         />
         <SearchStatus search={search} />

@@ -2,11 +2,10 @@
 import type { Prompt } from '@pingme/shared';
 import { toast } from '../stores';
 import { DialogActions } from '../components/Dialog';
-import { PromptDialog } from '../components/common/PromptDialog';
 import { useBusyWrite } from '../components/common/useBusyWrite';
 import { LIBRARY_MESSAGES } from '../components/library/library-rules';
 import { deletePrompt } from '../writes/prompts';
-import { PromptPreview } from '../components/library/PromptPreview';
+import { LibraryPromptDialog } from '../components/library/LibraryPromptDialog';
 
 export interface DeletePromptDialogProps {
   prompt: Prompt | null;
@@ -28,20 +27,15 @@ export function DeletePromptDialog({ prompt, onOpenChange }: DeletePromptDialogP
     );
   };
   return (
-    <PromptDialog
+    <LibraryPromptDialog
       prompt={prompt}
       onOpenChange={onOpenChange}
       title="Delete this prompt?"
       description="It disappears from your library and from the friends it is assigned to. Pings already sent keep their text."
     >
-      {(prompt) => (
-        <div className="library-dialog">
-          <PromptPreview prompt={prompt} />
-          <DialogActions variant="danger" onClick={remove} loading={busy}>
-            Delete
-          </DialogActions>
-        </div>
-      )}
-    </PromptDialog>
+      <DialogActions variant="danger" onClick={remove} loading={busy}>
+        Delete
+      </DialogActions>
+    </LibraryPromptDialog>
   );
 }

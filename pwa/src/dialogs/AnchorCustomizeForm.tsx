@@ -111,7 +111,7 @@ export function AnchorCustomizeForm(props: Props) {
         }
         onDone();
       },
-      { title: 'Error', description: ANCHOR_ERROR_TOAST },
+      { description: ANCHOR_ERROR_TOAST },
     );
   };
 

@@ -26,9 +26,9 @@ export function AssignPromptDialog({ prompt, friends, onOpenChange }: AssignProm
       setError(LIBRARY_MESSAGES.assignNone);
       return;
     }
-    const failed = LIBRARY_MESSAGES.assignFailed;
+    const failed = { description: LIBRARY_MESSAGES.assignFailed };
     await submit(async () => {
-      await assignPrompt(prompt.id, chosen, { description: failed });
+      await assignPrompt(prompt.id, chosen, failed);
       const friendsWord = chosen.length === 1 ? 'friend' : 'friends';
       toast({
         title: 'Prompt assigned!',

@@ -16,15 +16,12 @@ export function DeletePromptDialog({ prompt, onOpenChange }: DeletePromptDialogP
   const { busy, run } = useBusyWrite();
   const remove = async () => {
     if (!prompt) return;
-    const failed = LIBRARY_MESSAGES.deleteFailed;
-    await run(
-      async () => {
-        await deletePrompt(prompt.id, { description: failed });
-        toast({ title: LIBRARY_MESSAGES.deleted, variant: 'success' });
-        onOpenChange(false);
-      },
-      { title: 'Error', description: failed },
-    );
+    const failed = { description: LIBRARY_MESSAGES.deleteFailed };
+    await run(async () => {
+      await deletePrompt(prompt.id, failed);
+      toast({ title: LIBRARY_MESSAGES.deleted, variant: 'success' });
+      onOpenChange(false);
+    }, failed);
   };
   return (
     <LibraryPromptDialog

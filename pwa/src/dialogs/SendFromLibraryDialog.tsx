@@ -33,10 +33,10 @@ export function SendFromLibraryDialog({
       setError(LIBRARY_MESSAGES.sendNone);
       return;
     }
-    const failed = LIBRARY_MESSAGES.sendFailed;
+    const failed = { description: LIBRARY_MESSAGES.sendFailed };
     const chosen = { id: prompt.id, text: prompt.text, emoji: promptEmoji(prompt) };
     await submit(async () => {
-      await sendPing(me, friend, { kind: 'prompt', prompt: chosen }, { description: failed });
+      await sendPing(me, friend, { kind: 'prompt', prompt: chosen }, failed);
       await afterNextPaint();
       toast(sentToast(prompt.text, 1));
     }, failed);

@@ -58,14 +58,12 @@ function PromptForm({ me, friend, prompts, onSent }: SendToFriendProps) {
       setError('Please choose a prompt');
       return;
     }
-    await run(
-      async () => {
-        await sendPing(me, friend, { kind: 'prompt', prompt }, { description: SEND_PING_ERROR });
-        toast(sentToast(prompt.text));
-        onSent();
-      },
-      { title: 'Error', description: SEND_PING_ERROR },
-    );
+    const failed = { description: SEND_PING_ERROR };
+    await run(async () => {
+      await sendPing(me, friend, { kind: 'prompt', prompt }, failed);
+      toast(sentToast(prompt.text));
+      onSent();
+    }, failed);
   };
 
   if (prompts.length === 0) {

@@ -45,10 +45,7 @@ export function SettingsTab({ me }: { me: SelfUser }) {
         await downloadMyData();
         toast({ title: 'Your data is downloading', description: 'A JSON file with everything.' });
       },
-      {
-        title: 'Error',
-        description: 'Could not download your data. Please check your connection and try again.',
-      },
+      { description: 'Could not download your data. Please check your connection and try again.' },
     );
 
   return (

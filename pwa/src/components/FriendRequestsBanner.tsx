@@ -4,10 +4,11 @@
  * from Dexie, so it follows the sync engine rather than polling. Dismissing hides it for the
  * requests on screen; a new request brings it back.
  */
-import { Link, useRouterState } from '@tanstack/react-router';
+import { useRouterState } from '@tanstack/react-router';
 import { useState } from 'react';
 import { friendRequestsBadgeText, friendRequestsBannerText } from '../notifications/badges';
-import { Button, buttonClass } from './Button';
+import { Button } from './Button';
+import { ButtonLink } from './ButtonLink';
 import { primeFirstSyncState, useFirstSyncState } from './home/useFirstSync';
 import { FriendsIcon } from './icons';
 import '../styles/home.css';
@@ -67,9 +68,9 @@ export function FriendRequestsBanner() {
       </span>
       <p className="requests-banner__text">{friendRequestsBannerText(ids.length)}</p>
       <div className="requests-banner__actions">
-        <Link to="/friends" className={buttonClass('primary', 'sm')}>
+        <ButtonLink to="/friends" size="sm">
           View
-        </Link>
+        </ButtonLink>
         <Button variant="ghost" size="sm" onClick={dismiss}>
           Dismiss
         </Button>

@@ -10,15 +10,18 @@ export interface TabItem {
 export interface TabsProps {
   /** The accessible name of the tab list. */
   label: string;
-  value: string;
-  onValueChange(value: string): void;
   items: TabItem[];
+  /** The tab shown first, when the tabs keep the choice themselves. */
+  defaultValue?: string;
+  /** The tab shown, when the parent keeps the choice (it also switches tabs itself). */
+  value?: string;
+  onValueChange?(value: string): void;
 }
 
 /** Tabs with arrow-key navigation between triggers (Radix). */
-export function Tabs({ label, value, onValueChange, items }: TabsProps) {
+export function Tabs({ label, items, ...choice }: TabsProps) {
   return (
-    <RadixTabs.Root className="tabs" value={value} onValueChange={onValueChange}>
+    <RadixTabs.Root className="tabs" {...choice}>
       <RadixTabs.List className="tabs__list" aria-label={label}>
         {items.map((item) => (
           <RadixTabs.Trigger key={item.value} value={item.value} className="tabs__trigger">

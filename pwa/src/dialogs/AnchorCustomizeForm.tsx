@@ -62,6 +62,12 @@ export function AnchorCustomizeForm(props: Props) {
   );
   const set = (field: Field) => (e: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [field]: e.target.value }));
+  /** A text field's value, onChange and error (as useZodForm's field()). */
+  const field = (name: Field) => ({
+    value: values[name],
+    onChange: set(name),
+    error: errors[name],
+  });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -105,7 +111,7 @@ export function AnchorCustomizeForm(props: Props) {
         }
         onDone();
       },
-      { title: 'Error', description: ANCHOR_ERROR_TOAST },
+      { description: ANCHOR_ERROR_TOAST },
     );
   };
 
@@ -130,20 +136,12 @@ export function AnchorCustomizeForm(props: Props) {
       </LabelledControl>
       <TextField
         label="Anchor message"
-        value={values.text}
-        onChange={set('text')}
-        error={errors.text}
+        {...field('text')}
         hint={`${[...values.text].length}/${LIMITS.promptText}`}
         autoComplete="off"
       />
       <div className="form__pair">
-        <TextField
-          label="Emoji"
-          value={values.emoji}
-          onChange={set('emoji')}
-          error={errors.emoji}
-          autoComplete="off"
-        />
+        <TextField label="Emoji" {...field('emoji')} autoComplete="off" />
         <LabelledControl id={`${ids}-color`} label="Colour">
           <input
             id={`${ids}-color`}
@@ -156,9 +154,7 @@ export function AnchorCustomizeForm(props: Props) {
       </div>
       <TextField
         label="Label (optional)"
-        value={values.label}
-        onChange={set('label')}
-        error={errors.label}
+        {...field('label')}
         hint="Shown on your profile instead of their name"
         maxLength={40}
         autoComplete="off"

@@ -1,7 +1,7 @@
 /** Assign a prompt to friends: checkboxes, one prompt.assign per friend through the outbox. */
 import type { Prompt } from '@pingme/shared';
 import { toast } from '../stores';
-import { PromptDialog } from '../components/common/PromptDialog';
+import { LibraryPromptDialog } from '../components/library/LibraryPromptDialog';
 import type { FriendRow } from '../components/home/useHomeData';
 import { LIBRARY_MESSAGES } from '../components/library/library-rules';
 import { assignPrompt } from '../writes/prompts';
@@ -26,9 +26,9 @@ export function AssignPromptDialog({ prompt, friends, onOpenChange }: AssignProm
       setError(LIBRARY_MESSAGES.assignNone);
       return;
     }
-    const failed = LIBRARY_MESSAGES.assignFailed;
+    const failed = { description: LIBRARY_MESSAGES.assignFailed };
     await submit(async () => {
-      await assignPrompt(prompt.id, chosen, { description: failed });
+      await assignPrompt(prompt.id, chosen, failed);
       const friendsWord = chosen.length === 1 ? 'friend' : 'friends';
       toast({
         title: 'Prompt assigned!',
@@ -39,30 +39,27 @@ export function AssignPromptDialog({ prompt, friends, onOpenChange }: AssignProm
   };
 
   return (
-    <PromptDialog
+    <LibraryPromptDialog
       prompt={prompt}
       onOpenChange={close}
       title="Assign Prompt"
       description="Pick the friends this prompt is for. Assigning sends nothing yet."
     >
-      {(prompt) => (
-        <PromptFriendsForm
-          prompt={prompt}
-          legend="Friends"
-          mode="several"
-          friends={friends}
-          selected={selected}
-          onSelect={onSelect}
-          fixed={{ ids: assigned, note: 'Assigned' }}
-          emptyText="Add friends first to assign them prompts."
-          error={error}
-          action={{
-            label: `Assign${selected.length ? ` (${selected.length})` : ''}`,
-            busy,
-            onClick: () => void assign(),
-          }}
-        />
-      )}
-    </PromptDialog>
+      <PromptFriendsForm
+        legend="Friends"
+        mode="several"
+        friends={friends}
+        selected={selected}
+        onSelect={onSelect}
+        fixed={{ ids: assigned, note: 'Assigned' }}
+        emptyText="Add friends first to assign them prompts."
+        error={error}
+        action={{
+          label: `Assign${selected.length ? ` (${selected.length})` : ''}`,
+          busy,
+          onClick: () => void assign(),
+        }}
+      />
+    </LibraryPromptDialog>
   );
 }

@@ -62,20 +62,19 @@ function PromptDialog({ open, meId, editing, onOpenChange }: CreatePromptDialogP
       formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
-    const failed = editing ? LIBRARY_MESSAGES.updateFailed : LIBRARY_MESSAGES.createFailed;
-    await run(
-      async () => {
-        if (editing) {
-          await updatePrompt(editing, result.text, result.emoji, { description: failed });
-          toast({ title: 'Prompt updated!', description: result.text, variant: 'success' });
-        } else {
-          await createPrompt(meId, result.text, result.emoji, { description: failed });
-          toast({ title: 'Prompt created!', description: result.text, variant: 'success' });
-        }
-        close(false);
-      },
-      { title: 'Error', description: failed },
-    );
+    const failed = {
+      description: editing ? LIBRARY_MESSAGES.updateFailed : LIBRARY_MESSAGES.createFailed,
+    };
+    await run(async () => {
+      if (editing) {
+        await updatePrompt(editing, result.text, result.emoji, failed);
+        toast({ title: 'Prompt updated!', description: result.text, variant: 'success' });
+      } else {
+        await createPrompt(meId, result.text, result.emoji, failed);
+        toast({ title: 'Prompt created!', description: result.text, variant: 'success' });
+      }
+      close(false);
+    }, failed);
   };
 
   return (

@@ -2,11 +2,10 @@
 import type { Prompt } from '@pingme/shared';
 import { toast } from '../stores';
 import { DialogActions } from '../components/Dialog';
-import { PromptDialog } from '../components/common/PromptDialog';
 import { useBusyWrite } from '../components/common/useBusyWrite';
 import { LIBRARY_MESSAGES } from '../components/library/library-rules';
 import { deletePrompt } from '../writes/prompts';
-import { PromptPreview } from '../components/library/PromptPreview';
+import { LibraryPromptDialog } from '../components/library/LibraryPromptDialog';
 
 export interface DeletePromptDialogProps {
   prompt: Prompt | null;
@@ -17,31 +16,23 @@ export function DeletePromptDialog({ prompt, onOpenChange }: DeletePromptDialogP
   const { busy, run } = useBusyWrite();
   const remove = async () => {
     if (!prompt) return;
-    const failed = LIBRARY_MESSAGES.deleteFailed;
-    await run(
-      async () => {
-        await deletePrompt(prompt.id, { description: failed });
-        toast({ title: LIBRARY_MESSAGES.deleted, variant: 'success' });
-        onOpenChange(false);
-      },
-      { title: 'Error', description: failed },
-    );
+    const failed = { description: LIBRARY_MESSAGES.deleteFailed };
+    await run(async () => {
+      await deletePrompt(prompt.id, failed);
+      toast({ title: LIBRARY_MESSAGES.deleted, variant: 'success' });
+      onOpenChange(false);
+    }, failed);
   };
   return (
-    <PromptDialog
+    <LibraryPromptDialog
       prompt={prompt}
       onOpenChange={onOpenChange}
       title="Delete this prompt?"
       description="It disappears from your library and from the friends it is assigned to. Pings already sent keep their text."
     >
-      {(prompt) => (
-        <div className="library-dialog">
-          <PromptPreview prompt={prompt} />
-          <DialogActions variant="danger" onClick={remove} loading={busy}>
-            Delete
-          </DialogActions>
-        </div>
-      )}
-    </PromptDialog>
+      <DialogActions variant="danger" onClick={remove} loading={busy}>
+        Delete
+      </DialogActions>
+    </LibraryPromptDialog>
   );
 }

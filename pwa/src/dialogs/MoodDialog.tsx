@@ -6,7 +6,7 @@ import { cx } from '../components/cx';
 import { CountedTextArea } from '../components/common/CountedTextArea';
 import { MOOD_OPTIONS } from '../components/friends/moods';
 import { useBusyWrite } from '../components/common/useBusyWrite';
-import { shareMood } from '../writes/moods';
+import { MOOD_ERROR, shareMood } from '../writes/moods';
 import { toast } from '../stores';
 import '../styles/friends.css';
 
@@ -62,7 +62,7 @@ function MoodForm({ meId, friend, onDone }: { meId: string; friend: UserSummary;
         });
         onDone();
       },
-      { title: 'Error', description: 'Failed to set mood. Please try again.' },
+      { description: MOOD_ERROR },
     );
   };
 

@@ -2,7 +2,7 @@
 import type { Prompt, SelfUser } from '@pingme/shared';
 import { afterNextPaint } from '../lib/frames';
 import { toast } from '../stores';
-import { PromptDialog } from '../components/common/PromptDialog';
+import { LibraryPromptDialog } from '../components/library/LibraryPromptDialog';
 import type { FriendRow } from '../components/home/useHomeData';
 import { sentToast } from './SendPromptDialog';
 import { LIBRARY_MESSAGES, promptEmoji } from '../components/library/library-rules';
@@ -33,35 +33,32 @@ export function SendFromLibraryDialog({
       setError(LIBRARY_MESSAGES.sendNone);
       return;
     }
-    const failed = LIBRARY_MESSAGES.sendFailed;
+    const failed = { description: LIBRARY_MESSAGES.sendFailed };
     const chosen = { id: prompt.id, text: prompt.text, emoji: promptEmoji(prompt) };
     await submit(async () => {
-      await sendPing(me, friend, { kind: 'prompt', prompt: chosen }, { description: failed });
+      await sendPing(me, friend, { kind: 'prompt', prompt: chosen }, failed);
       await afterNextPaint();
       toast(sentToast(prompt.text, 1));
     }, failed);
   };
 
   return (
-    <PromptDialog
+    <LibraryPromptDialog
       prompt={prompt}
       onOpenChange={close}
       title="Send Ping"
       description="Choose the friend who should get it."
     >
-      {(prompt) => (
-        <PromptFriendsForm
-          prompt={prompt}
-          legend="Friend"
-          mode="one"
-          friends={friends}
-          selected={selected}
-          onSelect={onSelect}
-          emptyText="Add friends first to send them pings."
-          error={error}
-          action={{ label: 'Send', busy, onClick: () => void send() }}
-        />
-      )}
-    </PromptDialog>
+      <PromptFriendsForm
+        legend="Friend"
+        mode="one"
+        friends={friends}
+        selected={selected}
+        onSelect={onSelect}
+        emptyText="Add friends first to send them pings."
+        error={error}
+        action={{ label: 'Send', busy, onClick: () => void send() }}
+      />
+    </LibraryPromptDialog>
   );
 }

@@ -22,6 +22,9 @@ export interface SendPromptDialogProps {
   onOpenChange(open: boolean): void;
 }
 
+/** The write's error toast, shown at once if it cannot be queued, or later if it is refused. */
+const SEND_FAILED = { description: SEND_PINGS_ERROR };
+
 /** Spec section 8: 'Pings sent! 🎉' with one line for one friend, another for a group. */
 export function sentToast(promptText: string, count: number) {
   return sentOrSaved({
@@ -60,12 +63,12 @@ export function SendPromptDialog({ prompt, me, friends, onOpenChange }: SendProm
     }
     await run(
       async () => {
-        await sendPing(me, to, { kind: 'prompt', prompt }, { description: SEND_PINGS_ERROR });
+        await sendPing(me, to, { kind: 'prompt', prompt }, SEND_FAILED);
         await afterNextPaint();
         toast(sentToast(prompt.text, to.length));
         close(false);
       },
-      { title: 'Error', description: SEND_PINGS_ERROR },
+      SEND_FAILED,
       'could not queue the pings',
     );
   };

@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import { useBusyWrite } from '../components/common/useBusyWrite';
+import type { ErrorToast } from '../writes/pending';
 
 export function usePickedFriends(onOpenChange: (open: boolean) => void) {
   const [selected, setSelected] = useState<string[]>([]);
@@ -23,15 +24,15 @@ export function usePickedFriends(onOpenChange: (open: boolean) => void) {
     setError(null);
   };
 
-  /** Makes the write (and its success toast), then closes; if it fails, the spec's error toast. */
-  const submit = (write: () => Promise<void>, failed: string) =>
-    run(
-      async () => {
-        await write();
-        close(false);
-      },
-      { title: 'Error', description: failed },
-    );
+  /**
+   * Makes the write (and its success toast), then closes; if it fails, the spec's error toast,
+   * `failed`, which the write also shows if the server refuses it later.
+   */
+  const submit = (write: () => Promise<void>, failed: ErrorToast) =>
+    run(async () => {
+      await write();
+      close(false);
+    }, failed);
 
   return { selected, onSelect, error, setError, busy, close, submit };
 }

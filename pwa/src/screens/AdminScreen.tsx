@@ -5,12 +5,11 @@
  * decides who is an admin; a 403 shows 'Access denied. Admin privileges required.'
  */
 import { AdminMetrics, POLL_MS } from '@pingme/shared';
-import { Link } from '@tanstack/react-router';
 import { useSession } from '../stores';
 import { FreshnessNote } from '../components/analytics/FreshnessNote';
 import { NoAnswerYet } from '../components/analytics/NoAnswerYet';
 import { errorStatus, useCachedAnswer } from '../components/analytics/useCachedAnswer';
-import { buttonClass } from '../components/Button';
+import { ButtonLink } from '../components/ButtonLink';
 import { cx } from '../components/cx';
 import { LockIcon } from '../components/icons';
 import { Screen } from '../components/Screen';
@@ -70,9 +69,9 @@ export function AdminScreen() {
           <LockIcon />
         </span>
         <p>{ACCESS_DENIED}</p>
-        <Link to="/" className={buttonClass('secondary', 'sm')}>
+        <ButtonLink to="/" variant="secondary" size="sm">
           Go Home
-        </Link>
+        </ButtonLink>
       </section>
     );
   } else if (!answer.data) {

@@ -2,7 +2,6 @@
  * Analytics (/analytics): the tabs 'Analytics' and 'Energy' (spec section 2); the Analytics tab
  * ends with pictures computed on the device (pings per day, mood history).
  */
-import { useState } from 'react';
 import { useSession } from '../stores';
 import { Screen } from '../components/Screen';
 import { Tabs } from '../components/Tabs';
@@ -13,7 +12,6 @@ import '../styles/analytics.css';
 
 export function AnalyticsScreen() {
   const meId = useSession((s) => s.user?.id);
-  const [tab, setTab] = useState('analytics');
   if (!meId) return null;
   return (
     <Screen
@@ -23,8 +21,7 @@ export function AnalyticsScreen() {
     >
       <Tabs
         label="Analytics sections"
-        value={tab}
-        onValueChange={setTab}
+        defaultValue="analytics"
         items={[
           {
             value: 'analytics',

@@ -19,7 +19,6 @@ const ForgotPasswordDialog = lazyRouteComponent(
 
 export function AuthScreen() {
   const { error, welcome, tab } = route.useSearch();
-  const [active, setActive] = useState<string>(tab ?? 'login');
   const [forgotOpen, setForgotOpen] = useState(false);
 
   return (
@@ -41,8 +40,7 @@ export function AuthScreen() {
       <div className="card auth__card">
         <Tabs
           label="Sign in or create an account"
-          value={active}
-          onValueChange={setActive}
+          defaultValue={tab ?? 'login'}
           items={[
             {
               value: 'login',

@@ -5,7 +5,7 @@
 import { LIMITS, displayName } from '@pingme/shared';
 import { Link, useParams } from '@tanstack/react-router';
 import { Avatar } from '../components/Avatar';
-import { buttonClass } from '../components/Button';
+import { ButtonLink } from '../components/ButtonLink';
 import { Screen } from '../components/Screen';
 import { ScreenLoading } from '../components/common/ScreenLoading';
 import { BackIcon, SendIcon } from '../components/icons';
@@ -19,6 +19,7 @@ import {
 import { PingCard } from '../components/pings/PingCard';
 import { PersonSafetyActions } from '../components/safety/PersonSafetyActions';
 import { UnfriendButton } from '../components/friends/UnfriendButton';
+import { FriendsSection } from '../components/friends/FriendsSection';
 import { useSession } from '../stores';
 import '../styles/friends.css';
 import '../styles/pings.css';
@@ -47,9 +48,9 @@ export function FriendScreen() {
           {!syncing && (
             <>
               <p className="fr-muted">They may not be your friend (yet).</p>
-              <Link to="/friends" className={buttonClass('secondary', 'sm')}>
+              <ButtonLink to="/friends" variant="secondary" size="sm">
                 Back to Friends
-              </Link>
+              </ButtonLink>
             </>
           )}
         </div>
@@ -83,23 +84,20 @@ function FriendProfileView({ friend, stats }: { friend: FriendProfile; stats: St
           </p>
         )}
         <StatsRow stats={stats} />
-        <Link
-          to="/ping-friend/$friendId"
-          params={{ friendId: friend.id }}
-          className={buttonClass('primary', 'lg', true)}
-        >
+        <ButtonLink to="/ping-friend/$friendId" params={{ friendId: friend.id }} size="lg" block>
           <SendIcon /> Send a Ping
-        </Link>
+        </ButtonLink>
         <div className="friend-profile__leave">
           <UnfriendButton friendId={friend.id} name={name} />
           <PersonSafetyActions userId={friend.id} name={name} />
         </div>
       </section>
 
-      <section aria-labelledby="recent-pings-title" className="friend-profile__pings">
-        <h2 id="recent-pings-title" className="fr-section-title">
-          Recent pings
-        </h2>
+      <FriendsSection
+        id="recent-pings-title"
+        title="Recent pings"
+        className="friend-profile__pings"
+      >
         {pings === undefined ? null : pings.length === 0 ? (
           <div className="card card--muted fr-empty">
             <span className="fr-empty__icon" aria-hidden="true">
@@ -117,7 +115,7 @@ function FriendProfileView({ friend, stats }: { friend: FriendProfile; stats: St
             ))}
           </ul>
         )}
-      </section>
+      </FriendsSection>
     </Screen>
   );
 }

@@ -6,11 +6,12 @@
 import { Link } from '@tanstack/react-router';
 import { Suspense, lazy, useState } from 'react';
 import type { SyncFriendship } from '@pingme/shared';
-import { buttonClass } from '../components/Button';
+import { ButtonLink } from '../components/ButtonLink';
 import { Screen } from '../components/Screen';
 import { FriendCard, type FriendAction } from '../components/friends/FriendCard';
 import { FriendPrompts } from '../components/friends/FriendPrompts';
 import { FriendSearch } from '../components/friends/FriendSearch';
+import { FriendsSection } from '../components/friends/FriendsSection';
 import {
   RequestAnswersProvider,
   useRequestAnswers,
@@ -56,43 +57,46 @@ function FriendsScreen() {
       subtitle="Your people, all in one place."
       className="friends"
       aside={
-        <Link to="/friends-search" className={buttonClass('secondary', 'sm')}>
+        <ButtonLink to="/friends-search" variant="secondary" size="sm">
           Find Friends
-        </Link>
+        </ButtonLink>
       }
     >
       <FriendSearch friendships={rows ?? []} />
 
       {shownRequests.length > 0 && (
-        <section className="card" aria-labelledby="received-title">
-          <h2 id="received-title" className="fr-section-title">
-            Friend Requests <span className="fr-badge">{received.length}</span>
-          </h2>
+        <FriendsSection
+          id="received-title"
+          title={
+            <>
+              Friend Requests <span className="fr-badge">{received.length}</span>
+            </>
+          }
+          className="card"
+        >
           <ul className="fr-people">
             {shownRequests.map((r) => (
               <RequestRow key={r.id} request={r} />
             ))}
           </ul>
-        </section>
+        </FriendsSection>
       )}
 
       {sent.length > 0 && (
-        <section className="card" aria-labelledby="sent-title">
-          <h2 id="sent-title" className="fr-section-title">
-            Sent Requests
-          </h2>
+        <FriendsSection id="sent-title" title="Sent Requests" className="card">
           <ul className="fr-people">
             {sent.map((r) => (
               <RequestRow key={r.id} request={r} actions={<WithdrawRequestButton request={r} />} />
             ))}
           </ul>
-        </section>
+        </FriendsSection>
       )}
 
-      <section aria-labelledby="friends-title" className="friends__list">
-        <h2 id="friends-title" className="fr-section-title">
-          Your Friends ({friends.length})
-        </h2>
+      <FriendsSection
+        id="friends-title"
+        title={`Your Friends (${friends.length})`}
+        className="friends__list"
+      >
         {rows === undefined ? (
           <p className="fr-muted" role="status">
             <span className="spinner" aria-hidden="true" /> Loading your friends…
@@ -122,7 +126,7 @@ function FriendsScreen() {
             <span aria-hidden="true">📈</span> Each friendship’s energy in Analytics
           </Link>
         )}
-      </section>
+      </FriendsSection>
 
       <InviteLinkCard user={me} />
 

@@ -5,7 +5,7 @@
  */
 import { LIMITS } from '@pingme/shared';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Screen } from '../components/Screen';
 import { TextField } from '../components/TextField';
 import {
@@ -14,12 +14,13 @@ import {
   withRecentlyAnswered,
 } from '../components/friends/RequestAnswers';
 import { SearchStatus } from '../components/friends/FriendSearch';
+import { FriendsSection } from '../components/friends/FriendsSection';
 import { RequestRow } from '../components/friends/RequestRow';
 import { SearchResultRow } from '../components/friends/SearchResultRow';
 import { resolveRelation } from '../components/friends/relation';
 import { useAddFriend } from '../components/friends/useAddFriend';
 import { groupFriendships, useFriendships } from '../components/friends/useFriendData';
-import { useUserSearch } from '../components/friends/useUserSearch';
+import { useSearchBox } from '../components/friends/useUserSearch';
 import { useSession } from '../stores';
 import '../styles/friends.css';
 
@@ -27,8 +28,7 @@ function FriendsSearchScreen() {
   useDarkTheme();
   const me = useSession((s) => s.user);
   const rows = useFriendships();
-  const [text, setText] = useState('');
-  const search = useUserSearch(text);
+  const { search, input } = useSearchBox();
   const { overrides, busy, add } = useAddFriend();
   const { answered } = useRequestAnswers();
   if (!me) return null;
@@ -45,12 +45,9 @@ function FriendsSearchScreen() {
       <div className="card friend-search">
         <TextField
           label="Search by name or email"
-          type="search"
           className="friend-search__field"
           placeholder="e.g. Ada or ada@example.com"
-          autoComplete="off"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
+          {...input}
           hint={`At least ${LIMITS.searchMinChars} characters`}
         />
         <SearchStatus search={search} />
@@ -80,11 +77,16 @@ function FriendsSearchScreen() {
         </Link>
       </p>
 
-      <section className="card" aria-labelledby="fs-received-title">
-        <h2 id="fs-received-title" className="fr-section-title">
-          Friend Requests{' '}
-          {received.length > 0 && <span className="fr-badge">{received.length}</span>}
-        </h2>
+      <FriendsSection
+        id="fs-received-title"
+        title={
+          <>
+            Friend Requests{' '}
+            {received.length > 0 && <span className="fr-badge">{received.length}</span>}
+          </>
+        }
+        className="card"
+      >
         {received.length === 0 && answered.size === 0 ? (
           <p className="fr-muted">No pending requests</p>
         ) : (
@@ -94,12 +96,9 @@ function FriendsSearchScreen() {
             ))}
           </ul>
         )}
-      </section>
+      </FriendsSection>
 
-      <section className="card" aria-labelledby="fs-sent-title">
-        <h2 id="fs-sent-title" className="fr-section-title">
-          Sent Requests
-        </h2>
+      <FriendsSection id="fs-sent-title" title="Sent Requests" className="card">
         {sent.length === 0 ? (
           <p className="fr-muted">No requests waiting for an answer</p>
         ) : (
@@ -113,7 +112,7 @@ function FriendsSearchScreen() {
             ))}
           </ul>
         )}
-      </section>
+      </FriendsSection>
     </Screen>
   );
 }

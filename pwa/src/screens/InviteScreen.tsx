@@ -4,13 +4,14 @@
  * first visit.
  */
 import { DELAYS_MS, InviteCheckResponse, InviteCode, displayName } from '@pingme/shared';
-import { Link, useNavigate, getRouteApi } from '@tanstack/react-router';
+import { useNavigate, getRouteApi } from '@tanstack/react-router';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, NetworkError, api, errorMessage } from '../api';
 import { Avatar } from '../components/Avatar';
-import { Button, buttonClass } from '../components/Button';
+import { Button } from '../components/Button';
+import { ButtonLink } from '../components/ButtonLink';
 import { StatusCard } from '../components/StatusCard';
-import { AlertIcon, CheckIcon, ClockIcon, MailIcon } from '../components/icons';
+import { AlertIcon, MailIcon } from '../components/icons';
 import { toast } from '../stores';
 import { redeemInvite } from '../writes/friends';
 
@@ -38,9 +39,9 @@ export function InviteMissing() {
 }
 
 const goHome = (
-  <Link to="/" className={buttonClass('secondary')}>
+  <ButtonLink to="/" variant="secondary">
     Go Home
-  </Link>
+  </ButtonLink>
 );
 
 function InviteScreen({ code }: { code: string }) {
@@ -118,13 +119,13 @@ function InviteScreen({ code }: { code: string }) {
       );
     case 'missing':
       return (
-        <StatusCard tone="error" icon={<AlertIcon />} title="Invalid Invite" actions={goHome}>
+        <StatusCard tone="error" title="Invalid Invite" actions={goHome}>
           <p>This invite link is missing or invalid.</p>
         </StatusCard>
       );
     case 'invalid':
       return (
-        <StatusCard tone="warning" icon={<ClockIcon />} title="Invite Expired" actions={goHome}>
+        <StatusCard tone="warning" title="Invite Expired" actions={goHome}>
           <p>This invitation is no longer valid or has expired.</p>
         </StatusCard>
       );
@@ -146,7 +147,7 @@ function InviteScreen({ code }: { code: string }) {
       );
     case 'success':
       return (
-        <StatusCard tone="success" icon={<CheckIcon />} title="Success!">
+        <StatusCard tone="success" title="Success!">
           <p>You and {state.name} are now friends. Taking you home…</p>
         </StatusCard>
       );
@@ -179,9 +180,9 @@ function InviteScreen({ code }: { code: string }) {
             <Button loading={accepting} onClick={() => void accept()}>
               Accept Invitation
             </Button>
-            <Link to="/" className={buttonClass('secondary')}>
+            <ButtonLink to="/" variant="secondary">
               Maybe Later
-            </Link>
+            </ButtonLink>
           </div>
         </section>
       );

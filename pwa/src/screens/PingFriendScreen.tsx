@@ -6,7 +6,7 @@ import { displayName, type Prompt } from '@pingme/shared';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Avatar } from '../components/Avatar';
-import { buttonClass } from '../components/Button';
+import { ButtonLink } from '../components/ButtonLink';
 import { Screen } from '../components/Screen';
 import { ScreenLoading } from '../components/common/ScreenLoading';
 import { BackIcon } from '../components/icons';
@@ -50,9 +50,9 @@ export function PingFriendScreen() {
         <div className="card card--muted fr-empty">
           <p className="fr-empty__title">Friend not found</p>
           <p className="fr-muted">You can only ping your friends.</p>
-          <Link to="/friends" className={buttonClass('secondary', 'sm')}>
+          <ButtonLink to="/friends" variant="secondary" size="sm">
             Back to Friends
-          </Link>
+          </ButtonLink>
         </div>
       </Screen>
     );

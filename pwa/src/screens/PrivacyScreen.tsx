@@ -4,14 +4,13 @@
  * stays disabled until the server has it.
  */
 import type { ProfileVisibility, SelfUser } from '@pingme/shared';
-import { Link } from '@tanstack/react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import { db } from '../db';
 import { toast, useSession } from '../stores';
 import { isPending } from '../sync/local-write';
 import { PRIVACY_ERROR, savePrivacy } from '../writes/profile';
-import { buttonClass } from '../components/Button';
+import { ButtonLink } from '../components/ButtonLink';
 import { CompassIcon, LockIcon } from '../components/icons';
 import { Screen } from '../components/Screen';
 import { Switch } from '../components/Switch';
@@ -112,9 +111,9 @@ export function PrivacyScreen() {
         </p>
       </aside>
 
-      <Link to="/profile" className={buttonClass('secondary', 'md', true)}>
+      <ButtonLink to="/profile" variant="secondary" block>
         Back to Profile
-      </Link>
+      </ButtonLink>
     </Screen>
   );
 }

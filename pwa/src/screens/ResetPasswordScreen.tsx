@@ -1,14 +1,14 @@
 /** The Reset password screen (/reset-password; routes/reset-password.tsx loads it). */
 import { DELAYS_MS, ResetPasswordResponse } from '@pingme/shared';
-import { Link, useNavigate, getRouteApi } from '@tanstack/react-router';
+import { useNavigate, getRouteApi } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { ApiError, api } from '../api';
-import { Button, buttonClass } from '../components/Button';
+import { Button } from '../components/Button';
+import { ButtonLink } from '../components/ButtonLink';
 import { StatusCard } from '../components/StatusCard';
 import { TextField } from '../components/TextField';
 import { NewPasswordField } from '../components/form/AccountFields';
 import { useFormSubmit } from '../components/form/useFormSubmit';
-import { AlertIcon, CheckIcon } from '../components/icons';
 import { useZodForm } from '../hooks/useZodForm';
 import { NewPasswordForm } from '../validation';
 
@@ -19,13 +19,8 @@ function InvalidResetLink() {
   return (
     <StatusCard
       tone="error"
-      icon={<AlertIcon />}
       title="Invalid Reset Link"
-      actions={
-        <Link to="/auth" className={buttonClass('primary')}>
-          Return to Login
-        </Link>
-      }
+      actions={<ButtonLink to="/auth">Return to Login</ButtonLink>}
     >
       <p>This password reset link is invalid or has expired</p>
     </StatusCard>
@@ -56,7 +51,7 @@ export function ResetPasswordScreen() {
 
   if (done) {
     return (
-      <StatusCard tone="success" icon={<CheckIcon />} title="Password Updated!">
+      <StatusCard tone="success" title="Password Updated!">
         <p>Your new password is set. Taking you to sign in…</p>
       </StatusCard>
     );

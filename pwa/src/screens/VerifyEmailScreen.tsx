@@ -3,13 +3,13 @@
  * Verifying, then Verified, Link Expired or Failed.
  */
 import { Email, ResendVerificationResponse, VerifyEmailResponse } from '@pingme/shared';
-import { Link, getRouteApi } from '@tanstack/react-router';
+import { getRouteApi } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError, NetworkError, api, errorMessage } from '../api';
-import { Button, buttonClass } from '../components/Button';
+import { Button } from '../components/Button';
+import { ButtonLink } from '../components/ButtonLink';
 import { StatusCard } from '../components/StatusCard';
 import { TextField } from '../components/TextField';
-import { AlertIcon, CheckIcon, ClockIcon } from '../components/icons';
 import { toast, useSession } from '../stores';
 
 /** This screen's route (routes/), read without importing it: the route file loads this screen. */
@@ -22,9 +22,9 @@ type VerifyState =
   | { kind: 'failed'; message: string };
 
 const backToLogin = (
-  <Link to="/auth" className={buttonClass('secondary')}>
+  <ButtonLink to="/auth" variant="secondary">
     Back to Login
-  </Link>
+  </ButtonLink>
 );
 
 export function VerifyEmailScreen() {
@@ -67,13 +67,8 @@ export function VerifyEmailScreen() {
       return (
         <StatusCard
           tone="success"
-          icon={<CheckIcon />}
           title="Email Verified"
-          actions={
-            <Link to="/auth" className={buttonClass('primary')}>
-              Continue to Login
-            </Link>
-          }
+          actions={<ButtonLink to="/auth">Continue to Login</ButtonLink>}
         >
           <p>
             Welcome to PingMe{state.firstName ? `, ${state.firstName}` : ''}! Your email address is
@@ -83,19 +78,14 @@ export function VerifyEmailScreen() {
       );
     case 'expired':
       return (
-        <StatusCard tone="warning" icon={<ClockIcon />} title="Link Expired">
+        <StatusCard tone="warning" title="Link Expired">
           <p>{state.message}</p>
           <ResendVerification />
         </StatusCard>
       );
     case 'failed':
       return (
-        <StatusCard
-          tone="error"
-          icon={<AlertIcon />}
-          title="Verification Failed"
-          actions={backToLogin}
-        >
+        <StatusCard tone="error" title="Verification Failed" actions={backToLogin}>
           <p>{state.message}</p>
         </StatusCard>
       );

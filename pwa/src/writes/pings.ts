@@ -250,16 +250,11 @@ export const BOOKMARK_ERROR = 'Failed to bookmark ping. Please try again.';
 
 /** Bookmarks a ping (a moment on the server, listed on the profile) or removes the bookmark. */
 export async function bookmarkPing(ping: LocalPing, bookmarked: boolean): Promise<void> {
+  const after: LocalPing = { ...ping, isBookmarked: bookmarked, [PENDING_FIELD]: true };
   await localWrite({
     mutation: 'ping.bookmark',
     args: { pingId: ping.id, bookmarked },
-    effects: [
-      {
-        table: 'pings',
-        key: ping.id,
-        after: { ...ping, isBookmarked: bookmarked, [PENDING_FIELD]: true },
-      },
-    ],
+    effects: [{ table: 'pings', key: ping.id, after }],
     errorToast: { description: BOOKMARK_ERROR },
   });
 }

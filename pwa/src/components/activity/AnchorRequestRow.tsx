@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { toast } from '../../stores';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
+import { FriendsSection } from '../friends/FriendsSection';
 import { respondToAnchor } from '../../writes/anchors';
 import { ItemTime } from './FeedParts';
 
@@ -89,15 +90,19 @@ export function AnchorRequestsSection({
 }) {
   if (anchors.length === 0) return null;
   return (
-    <section aria-labelledby={titleId}>
-      <h2 id={titleId} className="fr-section-title">
-        Anchor Requests <span className="fr-badge">{anchors.length}</span>
-      </h2>
+    <FriendsSection
+      id={titleId}
+      title={
+        <>
+          Anchor Requests <span className="fr-badge">{anchors.length}</span>
+        </>
+      }
+    >
       <ul className="act-list">
         {anchors.map((a) => (
           <AnchorRequestRow key={a.id} anchor={a} now={now} />
         ))}
       </ul>
-    </section>
+    </FriendsSection>
   );
 }

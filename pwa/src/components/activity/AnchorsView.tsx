@@ -1,6 +1,7 @@
 /** The Anchors filter: anchor requests to answer, this week's anchor activity, active anchors. */
 import { displayName, truncateLabel } from '@pingme/shared';
 import { Avatar } from '../Avatar';
+import { FriendsSection } from '../friends/FriendsSection';
 import { ActivityList } from './ActivityList';
 import { AnchorRequestsSection } from './AnchorRequestRow';
 import { EmptyState } from './FeedParts';
@@ -36,17 +37,11 @@ export function AnchorsView({
     <div className="act-anchors">
       <AnchorRequestsSection titleId="anchor-requests-title" anchors={requests} now={input.now} />
       {activity.length > 0 && (
-        <section aria-labelledby="anchor-activity-title">
-          <h2 id="anchor-activity-title" className="fr-section-title">
-            This week
-          </h2>
+        <FriendsSection id="anchor-activity-title" title="This week">
           <ActivityList items={activity} now={input.now} />
-        </section>
+        </FriendsSection>
       )}
-      <section aria-labelledby="active-anchors-title">
-        <h2 id="active-anchors-title" className="fr-section-title">
-          Active Anchors
-        </h2>
+      <FriendsSection id="active-anchors-title" title="Active Anchors">
         {active.length === 0 ? (
           <p className="fr-muted">No active anchors yet.</p>
         ) : (
@@ -71,7 +66,7 @@ export function AnchorsView({
             })}
           </ul>
         )}
-      </section>
+      </FriendsSection>
     </div>
   );
 }

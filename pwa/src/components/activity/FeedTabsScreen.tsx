@@ -3,7 +3,7 @@
  * each with its count badge.
  */
 import type { SyncFriendship } from '@pingme/shared';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Screen } from '../Screen';
 import { Tabs } from '../Tabs';
 import { TabLabel } from './FeedParts';
@@ -21,13 +21,11 @@ export interface FeedTabsScreenProps {
 }
 
 export function FeedTabsScreen({ title, feed, requests, now, noRequests }: FeedTabsScreenProps) {
-  const [tab, setTab] = useState(feed.value);
   return (
     <Screen title={title} className="activity-screen">
       <Tabs
         label={title}
-        value={tab}
-        onValueChange={setTab}
+        defaultValue={feed.value}
         items={[
           {
             value: feed.value,

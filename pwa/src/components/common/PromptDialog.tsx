@@ -1,6 +1,6 @@
 /**
- * A Library dialog about one prompt (assign, send, delete): open while there is a prompt, and
- * its body is drawn for that prompt.
+ * A dialog about one prompt (Home's send, and the Library's: LibraryPromptDialog): open while
+ * there is a prompt, and its body is drawn for that prompt.
  */
 import type { Prompt } from '@pingme/shared';
 import type { ReactNode } from 'react';

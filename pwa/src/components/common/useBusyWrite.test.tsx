@@ -98,4 +98,16 @@ describe('useBusyWrite', () => {
       variant: 'destructive',
     });
   });
+
+  it("titles a failure toast 'Error' when it has no title, as a write's own error toast", async () => {
+    await mount(false);
+    await act(async () =>
+      hook.run(() => Promise.reject(new Error('offline')), { description: 'Failed to delete' }),
+    );
+    expect(useToasts.getState().current).toMatchObject({
+      title: 'Error',
+      description: 'Failed to delete',
+      variant: 'destructive',
+    });
+  });
 });

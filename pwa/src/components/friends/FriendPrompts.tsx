@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { db } from '../../db';
 import { isPending } from '../../sync/local-write';
 import { Button } from '../Button';
+import { FriendsSection } from './FriendsSection';
 import { useFriends } from '../home/useHomeData';
 import { AssignPromptDialog } from '../../dialogs/AssignPromptDialog';
 import { CreatePromptDialog } from '../../dialogs/CreatePromptDialog';
@@ -26,15 +27,16 @@ export function FriendPrompts({ meId }: { meId: string }) {
   const [assigning, setAssigning] = useState<Prompt | null>(null);
 
   return (
-    <section className="card fr-prompts-card" aria-labelledby="my-prompts-title">
-      <div className="fr-prompts-card__head">
-        <h2 id="my-prompts-title" className="fr-section-title">
-          Your Prompts
-        </h2>
+    <FriendsSection
+      id="my-prompts-title"
+      title="Your Prompts"
+      className="card fr-prompts-card"
+      aside={
         <Button size="sm" variant="secondary" onClick={() => setCreating(true)}>
           Create Prompt
         </Button>
-      </div>
+      }
+    >
       {prompts && prompts.length === 0 && (
         <p className="fr-muted">Write your own prompts and assign them to friends.</p>
       )}
@@ -68,6 +70,6 @@ export function FriendPrompts({ meId }: { meId: string }) {
           if (!open) setAssigning(null);
         }}
       />
-    </section>
+    </FriendsSection>
   );
 }

@@ -4,24 +4,21 @@
  * /friends-search shows too.
  */
 import { LIMITS, displayName, type SyncFriendship } from '@pingme/shared';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Avatar } from '../Avatar';
 import { Button } from '../Button';
+import { FriendsSection } from './FriendsSection';
 import { resolveRelation } from './relation';
 import { useAddFriend } from './useAddFriend';
-import { useUserSearch, type SearchState } from './useUserSearch';
+import { useSearchBox, type SearchState } from './useUserSearch';
 
 export function FriendSearch({ friendships }: { friendships: readonly SyncFriendship[] }) {
-  const [text, setText] = useState('');
-  const search = useUserSearch(text);
+  const { search, input } = useSearchBox();
   const { overrides, busy, add } = useAddFriend();
   const byUser = new Map(friendships.map((f) => [f.otherUserId, f]));
 
   return (
-    <section className="card friend-search" aria-labelledby="friend-search-title">
-      <h2 id="friend-search-title" className="fr-section-title">
-        Add friends
-      </h2>
+    <FriendsSection id="friend-search-title" title="Add friends" className="card friend-search">
       <div className="field">
         <label className="visually-hidden" htmlFor="friend-search-input">
           Find friends by name
@@ -29,11 +26,8 @@ export function FriendSearch({ friendships }: { friendships: readonly SyncFriend
         <input
           id="friend-search-input"
           className="input fr-search-input"
-          type="search"
           placeholder="Find friends by name"
-          autoComplete="off"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
+          {...input}
           aria-describedby="friend-search-status"
         />
       </div>
@@ -67,7 +61,7 @@ export function FriendSearch({ friendships }: { friendships: readonly SyncFriend
           })}
         </ul>
       )}
-    </section>
+    </FriendsSection>
   );
 }
 

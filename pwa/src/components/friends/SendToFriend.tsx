@@ -34,12 +34,10 @@ const sentToast = (text: string) =>
   });
 
 export function SendToFriend(props: SendToFriendProps) {
-  const [tab, setTab] = useState('prompt');
   return (
     <Tabs
       label="What to send"
-      value={tab}
-      onValueChange={setTab}
+      defaultValue="prompt"
       items={[
         { value: 'prompt', label: 'Prompt', content: <PromptForm {...props} /> },
         { value: 'custom', label: 'Custom ping', content: <CustomForm {...props} /> },
@@ -60,14 +58,12 @@ function PromptForm({ me, friend, prompts, onSent }: SendToFriendProps) {
       setError('Please choose a prompt');
       return;
     }
-    await run(
-      async () => {
-        await sendPing(me, friend, { kind: 'prompt', prompt }, { description: SEND_PING_ERROR });
-        toast(sentToast(prompt.text));
-        onSent();
-      },
-      { title: 'Error', description: SEND_PING_ERROR },
-    );
+    const failed = { description: SEND_PING_ERROR };
+    await run(async () => {
+      await sendPing(me, friend, { kind: 'prompt', prompt }, failed);
+      toast(sentToast(prompt.text));
+      onSent();
+    }, failed);
   };
 
   if (prompts.length === 0) {

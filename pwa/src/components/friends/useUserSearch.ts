@@ -4,7 +4,7 @@
  * minimum). A newer query cancels the older one, so results never arrive out of order.
  */
 import { DELAYS_MS, LIMITS, UserSearchResults, type UserSearchResult } from '@pingme/shared';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ChangeEvent } from 'react';
 import { api } from '../../api';
 import { toast } from '../../stores';
 
@@ -14,6 +14,22 @@ export type SearchState =
   | { status: 'loading'; query: string }
   | { status: 'done'; query: string; results: UserSearchResult[] }
   | { status: 'error'; query: string };
+
+/**
+ * A people-search box (/friends, /friends-search): the search its text drives, and the props of
+ * its input (a search field, no autofill, the text as typed).
+ */
+export function useSearchBox() {
+  const [text, setText] = useState('');
+  const search = useUserSearch(text);
+  const input = {
+    type: 'search',
+    autoComplete: 'off',
+    value: text,
+    onChange: (e: ChangeEvent<HTMLInputElement>) => setText(e.target.value),
+  } as const;
+  return { search, input };
+}
 
 export function useUserSearch(text: string): SearchState {
   const query = text.trim();

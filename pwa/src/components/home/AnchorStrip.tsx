@@ -22,6 +22,7 @@ import { Avatar } from '../Avatar';
 import { cx } from '../cx';
 import { ClockIcon } from '../icons';
 import { AnchorRequestDialog } from './AnchorRequestDialog';
+import { HomeSection } from './HomeSection';
 import { CUSTOM_PING_ERROR, sendPing } from '../../writes/pings';
 import { usePingDelivery } from './usePingDelivery';
 
@@ -35,15 +36,15 @@ export interface AnchorStripProps {
 export function AnchorStrip({ me, anchors, activeCount }: AnchorStripProps) {
   const [dialogOpen, setDialogOpen] = useState(false);
   return (
-    <section className="home-section" aria-labelledby="anchors-title">
-      <div className="home-section__head">
-        <h2 id="anchors-title" className="home-section__title">
-          Anchor Pings
-        </h2>
+    <HomeSection
+      id="anchors-title"
+      title="Anchor Pings"
+      aside={
         <span className="home-section__meta">
           {activeCount}/{LIMITS.anchors}
         </span>
-      </div>
+      }
+    >
       <ul className="anchor-strip" data-scroll-x="">
         {anchors.map((a) => (
           <li key={a.id}>
@@ -71,7 +72,7 @@ export function AnchorStrip({ me, anchors, activeCount }: AnchorStripProps) {
         </p>
       )}
       <AnchorDialog open={dialogOpen} onOpenChange={setDialogOpen} />
-    </section>
+    </HomeSection>
   );
 }
 

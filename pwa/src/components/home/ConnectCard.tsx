@@ -1,7 +1,6 @@
 /** The empty state of Home without friends: find people, or send the invite link. */
 import type { SelfUser } from '@pingme/shared';
-import { Link } from '@tanstack/react-router';
-import { buttonClass } from '../Button';
+import { ButtonLink } from '../ButtonLink';
 import { InviteLinkButton } from '../friends/InviteLink';
 import { FriendsIcon } from '../icons';
 
@@ -14,9 +13,7 @@ export function ConnectCard({ user }: { user: SelfUser }) {
       <h2 id="connect-title">Connect with Friends</h2>
       <p>Pings are for your people. Find friends on PingMe or send them your invite link.</p>
       <div className="connect-card__actions">
-        <Link to="/friends-search" className={buttonClass('primary')}>
-          Find Friends
-        </Link>
+        <ButtonLink to="/friends-search">Find Friends</ButtonLink>
         <InviteLinkButton user={user} />
       </div>
     </section>

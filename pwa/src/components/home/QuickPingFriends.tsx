@@ -2,19 +2,20 @@
 import { displayName } from '@pingme/shared';
 import { Link } from '@tanstack/react-router';
 import { Avatar } from '../Avatar';
+import { HomeSection } from './HomeSection';
 import type { FriendRow } from './useHomeData';
 
 export function QuickPingFriends({ friends }: { friends: readonly FriendRow[] }) {
   return (
-    <section className="home-section" aria-labelledby="quick-ping-title">
-      <div className="home-section__head">
-        <h2 id="quick-ping-title" className="home-section__title">
-          Quick Ping Friends
-        </h2>
+    <HomeSection
+      id="quick-ping-title"
+      title="Quick Ping Friends"
+      aside={
         <Link to="/friends" className="home-section__link">
           Manage
         </Link>
-      </div>
+      }
+    >
       {/* data-scroll-x: a strip that scrolls sideways on purpose (e2e/support/layout.ts). */}
       <ul className="friend-strip" data-scroll-x="">
         {friends.map((f) => {
@@ -54,6 +55,6 @@ export function QuickPingFriends({ friends }: { friends: readonly FriendRow[] })
           </Link>
         </li>
       </ul>
-    </section>
+    </HomeSection>
   );
 }

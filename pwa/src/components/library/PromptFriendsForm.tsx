@@ -1,14 +1,11 @@
 /**
- * The body the Library's Assign and Send dialogs share: the prompt, the friends to pick from (or
- * why there are none), the error of the last try, and Cancel next to the dialog's action.
+ * The body the Library's Assign and Send dialogs share under the prompt: the friends to pick from
+ * (or why there are none), the error of the last try, and Cancel next to the dialog's action.
  */
-import type { Prompt } from '@pingme/shared';
 import { DialogActions } from '../Dialog';
 import { FriendPicker, type FriendPickerProps } from './FriendPicker';
-import { PromptPreview } from './PromptPreview';
 
 export interface PromptFriendsFormProps extends Omit<FriendPickerProps, 'onChange'> {
-  prompt: Prompt;
   onSelect(selected: string[]): void;
   /** Shown instead of the picker when there is no friend. */
   emptyText: string;
@@ -17,7 +14,6 @@ export interface PromptFriendsFormProps extends Omit<FriendPickerProps, 'onChang
 }
 
 export function PromptFriendsForm({
-  prompt,
   onSelect,
   emptyText,
   error,
@@ -25,8 +21,7 @@ export function PromptFriendsForm({
   ...picker
 }: PromptFriendsFormProps) {
   return (
-    <div className="library-dialog">
-      <PromptPreview prompt={prompt} />
+    <>
       {picker.friends.length === 0 ? (
         <p className="library-dialog__empty">{emptyText}</p>
       ) : (
@@ -44,6 +39,6 @@ export function PromptFriendsForm({
       >
         {action.label}
       </DialogActions>
-    </div>
+    </>
   );
 }

@@ -39,35 +39,22 @@ export function YourPings() {
             <li key={i} className="ping-tile ping-tile--loading" aria-hidden="true" />
           ))}
         {prompts?.map((p) => (
-          <li key={p.id}>
-            <button
-              type="button"
-              className={`ping-tile ping-tile--c${tileColorIndex(p.id)}`}
-              onClick={() => setChosen(p)}
-            >
-              <span className="ping-tile__emoji" aria-hidden="true">
-                {p.emoji || DEFAULT_PROMPT_EMOJI}
-              </span>
-              <span className="ping-tile__text">{p.text}</span>
-              <span className="ping-tile__count">
-                {friendCountLabel(promptFriendCount(p, friends.length))}
-              </span>
-            </button>
-          </li>
+          <PingTile
+            key={p.id}
+            look={`ping-tile--c${tileColorIndex(p.id)}`}
+            emoji={p.emoji || DEFAULT_PROMPT_EMOJI}
+            text={p.text}
+            detail={friendCountLabel(promptFriendCount(p, friends.length))}
+            onClick={() => setChosen(p)}
+          />
         ))}
-        <li>
-          <button
-            type="button"
-            className="ping-tile ping-tile--custom"
-            onClick={() => setCustom(true)}
-          >
-            <span className="ping-tile__emoji" aria-hidden="true">
-              ✏️
-            </span>
-            <span className="ping-tile__text">Custom Ping</span>
-            <span className="ping-tile__count">Write your own</span>
-          </button>
-        </li>
+        <PingTile
+          look="ping-tile--custom"
+          emoji="✏️"
+          text="Custom Ping"
+          detail="Write your own"
+          onClick={() => setCustom(true)}
+        />
       </ul>
       <SendPromptDialog
         prompt={chosen}
@@ -77,5 +64,27 @@ export function YourPings() {
       />
       <CustomPingDialog open={custom} me={me} friends={friends} onOpenChange={setCustom} />
     </section>
+  );
+}
+
+/** One tile of the grid: its emoji, its text (2 lines) and a line under it. */
+export function PingTile(props: {
+  /** The tile's colour class. */
+  look: string;
+  emoji: string;
+  text: string;
+  detail: string;
+  onClick(): void;
+}) {
+  return (
+    <li>
+      <button type="button" className={`ping-tile ${props.look}`} onClick={props.onClick}>
+        <span className="ping-tile__emoji" aria-hidden="true">
+          {props.emoji}
+        </span>
+        <span className="ping-tile__text">{props.text}</span>
+        <span className="ping-tile__count">{props.detail}</span>
+      </button>
+    </li>
   );
 }

@@ -1,8 +1,10 @@
 import type { Prompt } from '@pingme/shared';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { shouldAnnounce } from './NewPingBanner';
 import { sentToast } from '../../dialogs/SendPromptDialog';
-import { friendCountLabel, promptFriendCount } from './YourPings';
+import { PingTile, friendCountLabel, promptFriendCount } from './YourPings';
 
 describe('ping components: rules', () => {
   it('announces a newer ping, and on a first load only an unread one', () => {
@@ -40,6 +42,23 @@ describe('ping components: rules', () => {
     });
     expect(sentToast('Ping me when you miss me', 3).description).toBe(
       'Sent "Ping me when you miss me" to 3 friends as a group ping',
+    );
+  });
+
+  it('draws a prompt tile and the Custom Ping tile with one face: emoji, text, a line under it', () => {
+    const tile = (look: string, emoji: string, text: string, detail: string) =>
+      renderToStaticMarkup(createElement(PingTile, { look, emoji, text, detail, onClick() {} }));
+    expect(tile('ping-tile--custom', '✏️', 'Custom Ping', 'Write your own')).toBe(
+      '<li><button type="button" class="ping-tile ping-tile--custom">' +
+        '<span class="ping-tile__emoji" aria-hidden="true">✏️</span>' +
+        '<span class="ping-tile__text">Custom Ping</span>' +
+        '<span class="ping-tile__count">Write your own</span></button></li>',
+    );
+    expect(tile('ping-tile--c2', '🌈', 'Ping me when you see a rainbow', '3 friends')).toBe(
+      '<li><button type="button" class="ping-tile ping-tile--c2">' +
+        '<span class="ping-tile__emoji" aria-hidden="true">🌈</span>' +
+        '<span class="ping-tile__text">Ping me when you see a rainbow</span>' +
+        '<span class="ping-tile__count">3 friends</span></button></li>',
     );
   });
 });

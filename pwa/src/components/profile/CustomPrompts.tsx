@@ -1,12 +1,12 @@
 /** 'Your Custom Prompts' on the owner's simple profile: emoji, text and delete. */
 import { emojiFor } from '@pingme/shared';
-import { Link } from '@tanstack/react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db } from '../../db';
 import { toast } from '../../stores';
 import { isPending } from '../../sync/local-write';
 import { deletePrompt } from '../../writes/prompts';
-import { Button, buttonClass } from '../Button';
+import { Button } from '../Button';
+import { ButtonLink } from '../ButtonLink';
 
 export function CustomPrompts({ ownerId }: { ownerId: string }) {
   const prompts = useLiveQuery(
@@ -30,9 +30,9 @@ export function CustomPrompts({ ownerId }: { ownerId: string }) {
       {prompts === undefined ? null : prompts.length === 0 ? (
         <div className="profile-empty">
           <p>You haven’t created any prompts yet.</p>
-          <Link to="/friends" className={buttonClass('primary', 'sm')}>
+          <ButtonLink to="/friends" size="sm">
             Create Prompt
-          </Link>
+          </ButtonLink>
         </div>
       ) : (
         <ul className="pf-prompt-rows">

@@ -1,20 +1,15 @@
 /** On a friend's profile: send them a ping, or open your friendship (stats and shared pings). */
-import { Link } from '@tanstack/react-router';
-import { buttonClass } from '../Button';
+import { ButtonLink } from '../ButtonLink';
 
 export function FriendActions({ friendId }: { friendId: string }) {
   return (
     <div className="pf-friend-actions">
-      <Link
-        to="/ping-friend/$friendId"
-        params={{ friendId }}
-        className={buttonClass('primary', 'sm')}
-      >
+      <ButtonLink to="/ping-friend/$friendId" params={{ friendId }} size="sm">
         Send a Ping
-      </Link>
-      <Link to="/friend/$friendId" params={{ friendId }} className={buttonClass('secondary', 'sm')}>
+      </ButtonLink>
+      <ButtonLink to="/friend/$friendId" params={{ friendId }} variant="secondary" size="sm">
         Your friendship
-      </Link>
+      </ButtonLink>
     </div>
   );
 }

@@ -1,6 +1,5 @@
 /** What a non-friend sees instead of the details of someone's profile. */
-import { Link } from '@tanstack/react-router';
-import { buttonClass } from '../Button';
+import { ButtonLink } from '../ButtonLink';
 import { LockIcon } from '../icons';
 
 export function LockedCard() {
@@ -13,9 +12,9 @@ export function LockedCard() {
         This profile is private
       </h2>
       <p>Add them as a friend to see more details</p>
-      <Link to="/friends-search" className={buttonClass('secondary', 'sm')}>
+      <ButtonLink to="/friends-search" variant="secondary" size="sm">
         Find friends
-      </Link>
+      </ButtonLink>
     </section>
   );
 }

@@ -62,7 +62,7 @@ export function PreferencesForm({ me }: { me: SelfUser }) {
         await saveProfile(me, parsed.data);
         toast({ title: 'Profile updated successfully!', variant: 'success' });
       },
-      { title: 'Error', description: 'Failed to update profile. Please try again.' },
+      { description: 'Failed to update profile. Please try again.' },
     );
   };
 

@@ -1,6 +1,5 @@
 /** /profile and /profile/{userId}: loading, not found, or the extended or simple view. */
-import { Link } from '@tanstack/react-router';
-import { buttonClass } from '../Button';
+import { ButtonLink } from '../ButtonLink';
 import { AlertIcon } from '../icons';
 import { Screen } from '../Screen';
 import { ExtendedProfile } from './ExtendedProfile';
@@ -38,9 +37,9 @@ export function ProfileView({ userId }: { userId: string }) {
               ? 'This person does not exist or their account was removed.'
               : 'Check your connection and try again.'}
           </p>
-          <Link to="/" className={buttonClass('secondary', 'sm')}>
+          <ButtonLink to="/" variant="secondary" size="sm">
             Go Home
-          </Link>
+          </ButtonLink>
         </section>
       </Screen>
     );

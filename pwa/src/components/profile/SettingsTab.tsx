@@ -5,9 +5,9 @@
  * app itself (install, version).
  */
 import type { SelfUser } from '@pingme/shared';
-import { Link } from '@tanstack/react-router';
 import { toast } from '../../stores';
-import { Button, buttonClass } from '../Button';
+import { Button } from '../Button';
+import { ButtonLink } from '../ButtonLink';
 import { useBusyWrite } from '../common/useBusyWrite';
 import { NotificationsToggle } from '../pings/NotificationsToggle';
 import { SafetySettings } from '../safety/SafetySettings';
@@ -45,26 +45,23 @@ export function SettingsTab({ me }: { me: SelfUser }) {
         await downloadMyData();
         toast({ title: 'Your data is downloading', description: 'A JSON file with everything.' });
       },
-      {
-        title: 'Error',
-        description: 'Could not download your data. Please check your connection and try again.',
-      },
+      { description: 'Could not download your data. Please check your connection and try again.' },
     );
 
   return (
     <div className="pf-settings">
       {me.isAdmin && (
         <ProfileCard id="settings-admin" title="Admin">
-          <Link to="/admin" className={buttonClass('primary', 'md', true)}>
+          <ButtonLink to="/admin" block>
             Open Admin Dashboard
-          </Link>
+          </ButtonLink>
         </ProfileCard>
       )}
       <ProfileCard id="settings-privacy" title="Privacy and safety">
         <div className="pf-settings-links">
-          <Link to="/privacy-settings" className={buttonClass('secondary', 'md', true)}>
+          <ButtonLink to="/privacy-settings" variant="secondary" block>
             Privacy Settings
-          </Link>
+          </ButtonLink>
           <Button variant="secondary" block loading={downloading} onClick={() => void onDownload()}>
             Download My Data
           </Button>

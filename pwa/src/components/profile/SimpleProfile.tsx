@@ -4,10 +4,11 @@
  * prompts and settings links; non-friends see name, avatar, counts and a lock.
  */
 import { displayName } from '@pingme/shared';
-import { Link, useRouter } from '@tanstack/react-router';
+import { useRouter } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Avatar } from '../Avatar';
-import { Button, buttonClass } from '../Button';
+import { Button } from '../Button';
+import { ButtonLink } from '../ButtonLink';
 import { PersonSafetyActions } from '../safety/PersonSafetyActions';
 import { SafetySettings } from '../safety/SafetySettings';
 import { Screen } from '../Screen';
@@ -68,12 +69,12 @@ export function SimpleProfile({ data }: { data: ProfileData }) {
             Settings
           </h2>
           <div className="pf-settings-links">
-            <Link to="/privacy-settings" className={buttonClass('secondary', 'md', true)}>
+            <ButtonLink to="/privacy-settings" variant="secondary" block>
               Privacy Settings
-            </Link>
-            <Link to="/privacy-settings" className={buttonClass('secondary', 'md', true)}>
+            </ButtonLink>
+            <ButtonLink to="/privacy-settings" variant="secondary" block>
               App Settings
-            </Link>
+            </ButtonLink>
             <SignOutButton />
           </div>
           {self && <SafetySettings me={self} />}

@@ -270,14 +270,13 @@ export async function sentPingDays(
   db: Db,
   me: string,
 ): Promise<{ day: string; firstAt: string }[]> {
-  const rows = await db
+  return db
     .selectFrom('pings')
     .where('senderId', '=', me)
     .select((eb) => [dayOf(eb.ref('createdAt')).as('day'), eb.fn.min('createdAt').as('firstAt')])
     .groupBy((eb) => dayOf(eb.ref('createdAt')))
     .orderBy('day')
     .execute();
-  return rows.map((r) => ({ day: r.day, firstAt: r.firstAt }));
 }
 
 // ---------- ping packs ----------

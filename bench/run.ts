@@ -119,10 +119,17 @@ async function serverBenches(): Promise<void> {
     const server = await startChild('server', env, profileDir ? { cpuProfDir: profileDir } : {});
     children.push(server);
     log(`server pid ${server.pid} on ${server.url}, bare Koa pid ${bare.pid} on ${bare.url}`);
-    // The bench's own processes; everything else running meanwhile is noise, and is reported.
-    const meter = () => otherLoadMeter(() => [process.pid, ...children.map((c) => c.pid)]);
-    const noise = (bench: string, stop: () => number) =>
-      info(bench, 'other processes meanwhile (CPUs busy)', stop());
+    /**
+     * Benchmark `name`, numbered `n` in the table, when it was asked for: `run` measures and
+     * reports. The bench's own processes aside, everything else running meanwhile is noise, and is
+     * reported after it.
+     */
+    const benchmark = async (name: BenchName, n: string, run: () => Promise<void>) => {
+      if (!only.has(name)) return;
+      const stop = otherLoadMeter(() => [process.pid, ...children.map((c) => c.pid)]);
+      await run();
+      info(n, 'other processes meanwhile (CPUs busy)', stop());
+    };
 
     // Every person of the ring has the app open: each send fans out to a real socket.
     ringSockets = await openSockets(
@@ -137,9 +144,8 @@ async function serverBenches(): Promise<void> {
       });
     }
 
-    if (only.has('send')) {
+    await benchmark('send', '1', async () => {
       log(`1. ping send vs bare Koa, ${connections} connections, ${P.sendS} s each`);
-      const stop = meter();
       const r = await benchSend({
         server,
         bare,
@@ -252,12 +258,10 @@ async function serverBenches(): Promise<void> {
         server.url,
         world.ring.users.map((u) => u.cookie),
       );
-      noise('1', stop);
-    }
+    });
 
-    if (only.has('delivery')) {
+    await benchmark('delivery', '2', async () => {
       log(`2. delivery latency, ${P.deliveryPings} pings at ${P.levels.join(' and ')} sockets`);
-      const stop = meter();
       const r = await benchDelivery({
         server,
         world,
@@ -282,12 +286,10 @@ async function serverBenches(): Promise<void> {
           info('2', `server RSS, ${n}`, l.rssMb, 'MB');
         }
       }
-      noise('2', stop);
-    }
+    });
 
-    if (only.has('sustained')) {
+    await benchmark('sustained', '3', async () => {
       log(`3. mixed load: ${P.probeS} s probe, ${P.trialS} s trials, then ${P.sustainedS} s`);
-      const stop = meter();
       const r = await benchSustained({
         server,
         world,
@@ -313,12 +315,10 @@ async function serverBenches(): Promise<void> {
       info('3', 'mixed load: p50', r.run.p50, 'ms');
       info('3', 'mixed load: p99', r.run.p99, 'ms');
       info('3', 'server RSS after the run', rssMb(server.pid), 'MB');
-      noise('3', stop);
-    }
+    });
 
-    if (only.has('pull')) {
+    await benchmark('pull', '4', async () => {
       log('4. pull: full snapshot and incremental');
-      const stop = meter();
       const r = await benchPull({
         server,
         world,
@@ -337,8 +337,7 @@ async function serverBenches(): Promise<void> {
       info('4', 'incremental pull: max', r.incremental.ms.max, 'ms');
       info('4', 'incremental pull: server CPU', r.incremental.cpuMs, 'ms');
       info('4', 'incremental pull: bytes', r.incremental.bytes / 1024, 'KB');
-      noise('4', stop);
-    }
+    });
   } finally {
     await closeSockets(ringSockets);
     for (const c of children.reverse()) await c.stop();

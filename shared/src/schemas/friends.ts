@@ -25,8 +25,7 @@ export type FriendRequestBody = z.infer<typeof FriendRequestBody>;
 export const RequestIdBody = z.strictObject({ requestId: Id });
 export type RequestIdBody = z.infer<typeof RequestIdBody>;
 /** POST /api/friends: only status 'pending' (an alias of /api/friends/request). */
-export const PostFriendsBody = z.strictObject({
-  friendId: Id,
+export const PostFriendsBody = FriendRequestBody.extend({
   status: z.literal('pending', {
     message: "Only status 'pending' is accepted: use /api/friends/request",
   }),

@@ -211,6 +211,3 @@ export const CountResponse = z.object({ count: z.number().int() });
 export type CountResponse = z.infer<typeof CountResponse>;
 
 export const PingIdParams = z.object({ id: Id });
-
-/** GET /api/pings/with/{friendId} */
-export const PingsWithParams = z.object({ friendId: Id });

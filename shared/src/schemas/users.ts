@@ -50,6 +50,9 @@ export const RELATIONS = ['self', 'friends', 'request_sent', 'request_received',
 export const Relation = z.enum(RELATIONS);
 export type Relation = z.infer<typeof Relation>;
 
+/** The counts every profile shows, full or not. */
+const profileCounts = { friendsCount: z.number().int(), pingsCount: z.number().int() };
+
 /** GET /api/users/{id}/profile. Full fields only for self and friends (`full: true`). */
 export const ProfileResponse = z.union([
   UserProfileFields.extend({
@@ -57,16 +60,14 @@ export const ProfileResponse = z.union([
     isAdmin: z.boolean(),
     areFriends: z.boolean(),
     relation: Relation,
-    friendsCount: z.number().int(),
-    pingsCount: z.number().int(),
+    ...profileCounts,
   }),
   UserSummary.extend({
     full: z.literal(false),
     areFriends: z.literal(false),
     relation: Relation,
     requestId: Id.nullable(),
-    friendsCount: z.number().int(),
-    pingsCount: z.number().int(),
+    ...profileCounts,
   }),
 ]);
 export type ProfileResponse = z.infer<typeof ProfileResponse>;

@@ -4,11 +4,14 @@
  * their first 10 characters are the UTC day.
  */
 import {
+  expressionBuilder,
   sql,
   type Expression,
   type ExpressionBuilder,
   type Selectable,
+  type SelectQueryBuilder,
   type SqlBool,
+  type StringReference,
 } from 'kysely';
 import type { Db } from './connection';
 import { countRows } from './count';
@@ -219,24 +222,33 @@ export async function nthSentPingAt(db: Db, me: string, n: number): Promise<stri
   return r?.createdAt ?? null;
 }
 
-export async function firstReactionAt(db: Db, me: string): Promise<string | null> {
-  const r = await db
-    .selectFrom('reactions')
-    .select((eb) => eb.fn.min('createdAt').as('at'))
-    .where('userId', '=', me)
-    .executeTakeFirst();
+/**
+ * `select min(column) as "at"` from `query` (its table and conditions; nothing selected yet): the
+ * earliest time among the rows it finds, or null when there are none.
+ */
+async function earliest<DB, TB extends keyof DB>(
+  query: SelectQueryBuilder<DB, TB, object>,
+  column: StringReference<DB, TB>,
+): Promise<string | null> {
+  const at = expressionBuilder<DB, TB>().fn.min(column).as('at');
+  // As in countRows: Kysely cannot name the selection's type for a table it does not know yet.
+  const r = (await query.select(at).executeTakeFirst()) as { at: string | null } | undefined;
   return r?.at ?? null;
+}
+
+export async function firstReactionAt(db: Db, me: string): Promise<string | null> {
+  return earliest(db.selectFrom('reactions').where('userId', '=', me), 'createdAt');
 }
 
 /** When the first anchor `me` is part of was accepted, or null. */
 export async function firstAcceptedAnchorAt(db: Db, me: string): Promise<string | null> {
-  const r = await db
-    .selectFrom('anchors')
-    .select((eb) => eb.fn.min('respondedAt').as('at'))
-    .where('status', '=', 'accepted')
-    .where((eb) => involves(eb, 'userId', 'friendId', me))
-    .executeTakeFirst();
-  return r?.at ?? null;
+  return earliest(
+    db
+      .selectFrom('anchors')
+      .where('status', '=', 'accepted')
+      .where((eb) => involves(eb, 'userId', 'friendId', me)),
+    'respondedAt',
+  );
 }
 
 /** When `me` gained their n-th current friend (by acceptance time), or null. */
@@ -258,14 +270,13 @@ export async function sentPingDays(
   db: Db,
   me: string,
 ): Promise<{ day: string; firstAt: string }[]> {
-  const rows = await db
+  return db
     .selectFrom('pings')
     .where('senderId', '=', me)
     .select((eb) => [dayOf(eb.ref('createdAt')).as('day'), eb.fn.min('createdAt').as('firstAt')])
     .groupBy((eb) => dayOf(eb.ref('createdAt')))
     .orderBy('day')
     .execute();
-  return rows.map((r) => ({ day: r.day, firstAt: r.firstAt }));
 }
 
 // ---------- ping packs ----------

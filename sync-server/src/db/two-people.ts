@@ -38,27 +38,25 @@ export function involves<DB, TB extends keyof DB>(
   return eb.or([eb(x, '=', person), eb(y, '=', person)]);
 }
 
-/** `(x = a and y = b) or (x = b and y = a)`: the row links a and b, either way round. */
-export function linksBoth<DB, TB extends keyof DB>(
+/**
+ * A condition on a row's two person columns x and y with two operands, whichever column each
+ * stands in: `linksBoth` and `linksAnyOf`.
+ */
+type PairCondition = <DB, TB extends keyof DB>(
   eb: ExpressionBuilder<DB, TB>,
   x: StringReference<DB, TB>,
   y: StringReference<DB, TB>,
   a: Person<DB, TB>,
   b: Person<DB, TB>,
-): Expression<SqlBool> {
-  return eb.or([eb.and([eb(x, '=', a), eb(y, '=', b)]), eb.and([eb(x, '=', b), eb(y, '=', a)])]);
-}
+) => Expression<SqlBool>;
+
+/** `(x = a and y = b) or (x = b and y = a)`: the row links a and b, either way round. */
+export const linksBoth: PairCondition = (eb, x, y, a, b) =>
+  eb.or([eb.and([eb(x, '=', a), eb(y, '=', b)]), eb.and([eb(x, '=', b), eb(y, '=', a)])]);
 
 /** `(x = me and y in others) or (y = me and x in others)`: the row links me to one of others. */
-export function linksAnyOf<DB, TB extends keyof DB>(
-  eb: ExpressionBuilder<DB, TB>,
-  x: StringReference<DB, TB>,
-  y: StringReference<DB, TB>,
-  me: Person<DB, TB>,
-  others: Person<DB, TB>,
-): Expression<SqlBool> {
-  return eb.or([
+export const linksAnyOf: PairCondition = (eb, x, y, me, others) =>
+  eb.or([
     eb.and([eb(x, '=', me), eb(y, 'in', others)]),
     eb.and([eb(y, '=', me), eb(x, 'in', others)]),
   ]);
-}

@@ -5,6 +5,7 @@
  * Every change records a 'friendship' change-log row for both people.
  */
 import type Router from '@koa/router';
+import type { RouterContext, RouterMiddleware } from '@koa/router';
 import {
   FriendIdParams,
   type FriendStats,
@@ -102,17 +103,20 @@ export function friendRoutes(router: Router, { db }: AppDeps): void {
 }
 
 /**
- * The signed-in person and the friend the route's `:friendId` names, without loading either:
- * 404 'Friend not found' when that is not a friend of theirs, or is themself.
+ * The handler of a route that answers only about a friend: it gets the signed-in person's id and
+ * the id of the friend the route's `:friendId` names, without loading either. 400 when the id is
+ * not one; 404 'Friend not found' when that is not a friend of theirs, or is themself.
  */
-export async function meAndFriendId(
+export function aboutFriend(
   db: Db,
-  ctx: Context,
-  { friendId }: FriendIdParams,
-): Promise<{ me: string; friendId: string }> {
-  const me = currentUser(ctx).id;
-  if (friendId === me || !(await areFriends(db, me, friendId))) throw notFound('Friend not found');
-  return { me, friendId };
+  handler: (ctx: RouterContext, ids: { me: string; friendId: string }) => Promise<void>,
+): RouterMiddleware {
+  return validated({ params: FriendIdParams }, async (ctx, { params: { friendId } }) => {
+    const me = currentUser(ctx).id;
+    if (friendId === me || !(await areFriends(db, me, friendId)))
+      throw notFound('Friend not found');
+    await handler(ctx, { me, friendId });
+  });
 }
 
 /** The friend named by the route, or 404 'Friend not found' when they are not a friend. */

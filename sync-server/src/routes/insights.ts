@@ -5,7 +5,6 @@
  */
 import type Router from '@koa/router';
 import {
-  FriendIdParams,
   LIMITS,
   utcDay,
   type Badge,
@@ -29,8 +28,7 @@ import {
   type PackRow,
 } from '../db/insights';
 import { currentUser, requireUser } from '../middleware/auth';
-import { validated } from '../middleware/validate';
-import { meAndFriendId } from './friends';
+import { aboutFriend } from './friends';
 import { earnedBadges } from '../services/badges';
 
 const DAY_MS = 86_400_000;
@@ -95,8 +93,7 @@ export function insightRoutes(router: Router, { db }: AppDeps): void {
   router.get(
     '/api/analytics/friendship/:friendId',
     signedIn,
-    validated({ params: FriendIdParams }, async (ctx, { params }) => {
-      const { me, friendId } = await meAndFriendId(db, ctx, params);
+    aboutFriend(db, async (ctx, { me, friendId }) => {
       const now = Date.now();
       const days = lastDays(now, LIMITS.insightsWindowDays);
       // The window starts at midnight (UTC) of its first day, so the history sums to the total.

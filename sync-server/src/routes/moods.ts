@@ -3,21 +3,16 @@
  * friend and only the two of them see it. Each share records a 'mood' change-log row for both.
  */
 import type Router from '@koa/router';
-import { FriendIdParams } from '@pingme/shared';
 import type { AppDeps } from '../deps';
 import { latestMoodSharedWith } from '../db/moods';
 import { requireUser } from '../middleware/auth';
-import { validated } from '../middleware/validate';
-import { meAndFriendId } from './friends';
+import { aboutFriend } from './friends';
 
 export function moodRoutes(router: Router, { db }: AppDeps): void {
-  const signedIn = requireUser(db);
-
   router.get(
     '/api/moods/:friendId/latest',
-    signedIn,
-    validated({ params: FriendIdParams }, async (ctx, { params }) => {
-      const { me, friendId } = await meAndFriendId(db, ctx, params);
+    requireUser(db),
+    aboutFriend(db, async (ctx, { me, friendId }) => {
       const mood = await latestMoodSharedWith(db, friendId, me);
       // Koa turns a null body into 204; the contract is a JSON `null` with 200.
       ctx.status = 200;

@@ -4,7 +4,7 @@
  * writes (sending, read marks, reactions, bookmarks) are mutations (mutations/pings.ts).
  */
 import type Router from '@koa/router';
-import { PingsWithParams, type CountResponse } from '@pingme/shared';
+import type { CountResponse } from '@pingme/shared';
 import type { AppDeps } from '../deps';
 import {
   countSentAndReceived,
@@ -15,8 +15,7 @@ import {
 } from '../db/pings';
 import { reactionsAround } from '../db/reactions';
 import { currentUser, requireUser } from '../middleware/auth';
-import { validated } from '../middleware/validate';
-import { meAndFriendId } from './friends';
+import { aboutFriend } from './friends';
 
 /** Lists are bounded; the full history reaches devices through /api/sync/pull. */
 export const RECENT_PINGS_LIMIT = 50;
@@ -48,8 +47,7 @@ export function pingRoutes(router: Router, { db }: AppDeps): void {
   router.get(
     '/api/pings/with/:friendId',
     auth,
-    validated({ params: PingsWithParams }, async (ctx, { params }) => {
-      const { me, friendId } = await meAndFriendId(db, ctx, params);
+    aboutFriend(db, async (ctx, { me, friendId }) => {
       ctx.body = await loadPings(db, me, await pingIdsBetween(db, me, friendId, PINGS_WITH_LIMIT));
     }),
   );

@@ -153,6 +153,17 @@ async function openPostgres(url: string, opts: OpenOptions): Promise<OpenedDb> {
 export const STATEMENT_CACHE_SIZE = 1000;
 
 /**
+ * How every transaction on the SQLite file begins (Kysely's driver sends a plain, deferred
+ * `begin`). Deferred, a transaction that has read cannot write once another process (`npm run
+ * make-admin`, an operator's sqlite3 shell, a second server on the same DATA_DIR) has committed
+ * meanwhile: SQLite answers SQLITE_BUSY at once, busy_timeout or not, and the write failed with
+ * a 500. IMMEDIATE takes the write lock first, so such a transaction waits its turn (busy_timeout)
+ * instead; within the server nothing changes, its one connection was the only writer anyway.
+ * test/another-writer.test.ts.
+ */
+const BEGIN_WRITE = 'begin immediate';
+
+/**
  * Kysely's SQLite driver prepares every query anew, and preparing (parsing and planning the SQL)
  * costs more than running a typical query of this server. The same SQL text gets the same
  * prepared statement back here: the query texts are few (values are always bound parameters), so
@@ -171,7 +182,8 @@ export function withStatementCache(
   const cache = new Map<string, SqliteStatement>();
   return {
     close: () => sqlite.close(),
-    prepare(sql: string) {
+    prepare(text: string) {
+      const sql = text === 'begin' ? BEGIN_WRITE : text;
       let stmt = cache.get(sql);
       if (stmt) {
         // Most recently used goes last; the first entry is the one to evict.

@@ -10,18 +10,11 @@ import {
   createRouter,
 } from '@tanstack/react-router';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ButtonLink } from './ButtonLink';
+import { render, unmountAll } from './testing';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root | undefined;
-afterEach(async () => {
-  await act(async () => root?.unmount());
-  root = undefined;
-  document.body.innerHTML = '';
-});
+afterEach(unmountAll);
 
 function links() {
   return (
@@ -45,11 +38,8 @@ async function renderAt(path: string) {
     routeTree: rootRoute.addChildren([page('/'), page('/friends'), page('/profile')]),
     history: createMemoryHistory({ initialEntries: [path] }),
   });
-  root = createRoot(document.body.appendChild(document.createElement('div')));
-  await act(async () => {
-    await router.load();
-    root!.render(<RouterProvider router={router} />);
-  });
+  await act(async () => router.load());
+  await render(<RouterProvider router={router} />);
   return router;
 }
 

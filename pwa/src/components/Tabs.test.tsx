@@ -3,28 +3,16 @@
  * send forms), or show the parent's `value` and only report a choice (Energy, the profile).
  */
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Tabs, type TabItem } from './Tabs';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { render, unmountAll } from './testing';
 
 const items: TabItem[] = [
   { value: 'one', label: 'One', content: <p>first panel</p> },
   { value: 'two', label: 'Two', content: <p>second panel</p> },
 ];
 
-let root: Root | undefined;
-afterEach(async () => {
-  await act(async () => root?.unmount());
-  root = undefined;
-  document.body.innerHTML = '';
-});
-
-async function render(node: React.ReactNode) {
-  root = createRoot(document.body.appendChild(document.createElement('div')));
-  await act(async () => root!.render(node));
-}
+afterEach(unmountAll);
 
 /** Radix activates a tab on a primary-button press. */
 async function choose(name: string) {

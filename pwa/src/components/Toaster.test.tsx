@@ -4,17 +4,13 @@
  * queued.
  */
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toast, useToasts } from '../stores';
+import { render, unmountAll } from './testing';
 import { Toaster } from './Toaster';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root | undefined;
 afterEach(async () => {
-  await act(async () => root?.unmount());
-  root = undefined;
+  await unmountAll();
   useToasts.setState({ current: null, shownId: null });
 });
 
@@ -23,17 +19,13 @@ describe('Toaster', () => {
     toast({ title: 'Sign in required', description: 'Sign in to accept this invitation.' });
     const id = useToasts.getState().current!.id;
     expect(useToasts.getState().shownId).toBeNull();
-    const host = document.createElement('div');
-    document.body.append(host);
-    root = createRoot(host);
-    await act(async () => root!.render(<Toaster />));
+    await render(<Toaster />);
     expect(document.body.textContent).toContain('Sign in required');
     expect(useToasts.getState().shownId).toBe(id);
   });
 
   it('marks each new toast in its turn', async () => {
-    root = createRoot(document.body.appendChild(document.createElement('div')));
-    await act(async () => root!.render(<Toaster />));
+    await render(<Toaster />);
     expect(useToasts.getState().shownId).toBeNull();
     await act(async () => toast({ title: 'Unauthorized' }));
     expect(useToasts.getState().shownId).toBe(useToasts.getState().current!.id);

@@ -4,38 +4,30 @@
  */
 import { uuidv7, type SelfUser } from '@pingme/shared';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useToasts } from '../stores';
+import { render, unmountAll } from '../components/testing';
 import { AnchorCustomizeForm } from './AnchorCustomizeForm';
 import type { FriendRow } from './AnchorDialog';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root | undefined;
 afterEach(async () => {
-  await act(async () => root?.unmount());
-  root = undefined;
-  document.body.innerHTML = '';
+  await unmountAll();
   useToasts.setState({ current: null, shownId: null });
 });
 
 const friend = { id: uuidv7(), firstName: 'Ada', lastName: 'Lovelace' } as FriendRow;
 
 async function renderForm() {
-  root = createRoot(document.body.appendChild(document.createElement('div')));
-  await act(async () =>
-    root!.render(
-      <AnchorCustomizeForm
-        me={{ id: uuidv7() } as SelfUser}
-        friends={[friend]}
-        anchors={[]}
-        initialFriendId={friend.id}
-        template={null}
-        onBack={() => {}}
-        onDone={() => {}}
-      />,
-    ),
+  await render(
+    <AnchorCustomizeForm
+      me={{ id: uuidv7() } as SelfUser}
+      friends={[friend]}
+      anchors={[]}
+      initialFriendId={friend.id}
+      template={null}
+      onBack={() => {}}
+      onDone={() => {}}
+    />,
   );
 }
 

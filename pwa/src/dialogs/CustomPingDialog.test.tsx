@@ -6,11 +6,9 @@
  */
 import { LIMITS, type SelfUser } from '@pingme/shared';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { render, unmountAll } from '../components/testing';
 import { CustomPingDialog } from './CustomPingDialog';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const me = { id: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', firstName: 'Ada' } as SelfUser;
 const friend = {
@@ -20,11 +18,7 @@ const friend = {
   profileImageUrl: null,
 };
 
-let root: Root | undefined;
-afterEach(async () => {
-  await act(async () => root?.unmount());
-  document.body.innerHTML = '';
-});
+afterEach(unmountAll);
 
 function labelled(text: string): HTMLInputElement | HTMLTextAreaElement {
   const label = [...document.querySelectorAll('label')].find((l) => l.textContent === text);
@@ -42,18 +36,8 @@ function type(field: HTMLTextAreaElement, value: string) {
 
 describe('CustomPingDialog', () => {
   it('has the fields of the friend’s page, and counts the message as its limit does', async () => {
-    const host = document.createElement('div');
-    document.body.append(host);
-    root = createRoot(host);
-    await act(async () =>
-      root!.render(
-        <CustomPingDialog
-          open
-          me={me}
-          friends={[friend as never]}
-          onOpenChange={() => undefined}
-        />,
-      ),
+    await render(
+      <CustomPingDialog open me={me} friends={[friend as never]} onOpenChange={() => undefined} />,
     );
     const message = labelled('Your message') as HTMLTextAreaElement;
     expect(message.maxLength).toBe(LIMITS.customPingText);

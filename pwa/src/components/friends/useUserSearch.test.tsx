@@ -1,17 +1,10 @@
 /** useSearchBox: the input's props (a search field, no autofill) and the search its text drives. */
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { render, unmountAll } from '../testing';
 import { useSearchBox } from './useUserSearch';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root | undefined;
-afterEach(async () => {
-  await act(async () => root?.unmount());
-  root = undefined;
-  document.body.innerHTML = '';
-});
+afterEach(unmountAll);
 
 function Box() {
   const { search, input } = useSearchBox();
@@ -34,8 +27,7 @@ async function type(el: HTMLInputElement, value: string) {
 
 describe('useSearchBox', () => {
   it('gives a search input without autofill whose text drives the search', async () => {
-    root = createRoot(document.body.appendChild(document.createElement('div')));
-    await act(async () => root!.render(<Box />));
+    await render(<Box />);
     const input = document.querySelector('input')!;
     const status = () => document.querySelector('output')!.textContent;
     expect(input.type).toBe('search');

@@ -3,14 +3,11 @@
  * prompt; open with it, the prompt first in .library-dialog, then the dialog's own body.
  */
 import type { Prompt } from '@pingme/shared';
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AssignPromptDialog } from '../../dialogs/AssignPromptDialog';
 import { DeletePromptDialog } from '../../dialogs/DeletePromptDialog';
 import type { FriendRow } from '../home/useHomeData';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { render, unmountAll } from '../testing';
 
 const prompt: Prompt = {
   id: '0190a0b0-0000-7000-8000-000000000001',
@@ -26,17 +23,7 @@ const friends = [
   { id: '0190a0b0-0000-7000-8000-000000000003', firstName: 'Ada', lastName: 'Lovelace' },
 ] as FriendRow[];
 
-let root: Root | undefined;
-afterEach(async () => {
-  await act(async () => root?.unmount());
-  root = undefined;
-  document.body.innerHTML = '';
-});
-
-async function render(node: React.ReactNode) {
-  root = createRoot(document.body.appendChild(document.createElement('div')));
-  await act(async () => root!.render(node));
-}
+afterEach(unmountAll);
 
 const body = () => document.querySelector('[role="dialog"] .library-dialog');
 

@@ -108,6 +108,12 @@ export function errorAnswer(err: unknown): ErrorAnswer {
       },
     };
   }
+  // Another process (make-admin, an sqlite3 shell) held the SQLite file's write lock for all of
+  // busy_timeout (db/connection.ts): the server is busy, not broken, and the write can be sent
+  // again as it is (a device's outbox does so).
+  if (e?.code?.startsWith('SQLITE_BUSY')) {
+    return errorAnswer(serverBusy('The database is busy. Please try again in a moment.', 1));
+  }
   return {
     status: 500,
     body: { error: 'Something went wrong on our side. Please try again.', code: 'internal' },

@@ -9,7 +9,8 @@
  * for the lock instead.
  *
  * Here a thread commits small writes to the server's file in a tight loop while people send
- * pings through the real server in its own process: every send is answered 201 and is there.
+ * pings through the real server in its own process: every send is answered 201 and is there. And
+ * a lock held past the server's wait is a busy server, not a broken one: 503 with Retry-After.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -44,6 +45,20 @@ function burst() {
   } else setImmediate(burst);
 }
 burst();
+`;
+
+/** Another writer that holds the write lock for `holdMs`, longer than the server waits. */
+const LOCK_HOLDER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.prepare('begin immediate').run();
+db.prepare("insert or replace into rate_limits (bucket, count, reset_at) values ('lock-holder', 1, 0)").run();
+parentPort.postMessage('locked');
+Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.holdMs);
+db.prepare('commit').run();
+db.close();
+parentPort.postMessage('released');
 `;
 
 const server = new ServerProcess({ env: RELAXED_LIMITS });
@@ -125,4 +140,38 @@ describe('another process writing to the SQLite file', () => {
       file.close();
     }
   }, 120_000);
+
+  it('answers 503 with Retry-After when the lock stays taken past busy_timeout; the same send again then counts once', async () => {
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    // The server waits 5 s (busy_timeout) for the lock; this writer keeps it for 7.
+    const holder = new Worker(LOCK_HOLDER, {
+      eval: true,
+      workerData: { file: server.dbFile, driver, holdMs: 7000 },
+    });
+    const released = new Promise<void>((resolve, reject) => {
+      holder.on('message', (m) => m === 'released' && resolve());
+      holder.once('error', reject);
+    });
+    await new Promise<void>((resolve) => holder.once('message', () => resolve()));
+
+    const key = crypto.randomUUID();
+    const send = () =>
+      ada.post(
+        '/api/pings',
+        { promptId, receiverId: beaId },
+        { headers: { 'Idempotency-Key': key } },
+      );
+    const busy = await send();
+    expect(busy.status).toBe(503);
+    expect(busy.body.code).toBe('server_busy');
+    expect(busy.headers.get('retry-after')).toBe('1');
+
+    await released;
+    const sent = await send();
+    expect(sent.status).toBe(201);
+    const again = await send();
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(sent.body.id);
+    expect(server.log).not.toMatch(/"msg":"unhandled error"/);
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { errorAnswer } from '../errors';
+import { AppError, errorAnswer } from '../errors';
 
 /** Turns every thrown error into the JSON error body; unknown errors become a logged 500. */
 export function errorHandler(): Middleware {
@@ -26,6 +26,8 @@ export function errorHandler(): Middleware {
       const answer = errorAnswer(err);
       if (answer.status === 500) {
         ctx.log.error({ err, method: ctx.method, path: ctx.path }, 'unhandled error');
+      } else if (answer.status === 503 && !(err instanceof AppError)) {
+        ctx.log.warn({ err, method: ctx.method, path: ctx.path }, 'busy: answered 503');
       }
       ctx.status = answer.status;
       ctx.body = answer.body;

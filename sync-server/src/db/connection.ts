@@ -7,10 +7,15 @@
 import BetterSqlite3 from 'better-sqlite3';
 import {
   CamelCasePlugin,
+  CompiledQuery,
   Kysely,
   PostgresDialect,
   sql,
   SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDialectConfig,
   type Logger as KyselyLogger,
   type SqliteDatabase,
   type SqliteStatement,
@@ -77,7 +82,7 @@ export async function openDatabase(location: string, opts: OpenOptions = {}): Pr
   const sessions = new SessionCache(sqlite);
   const database = withStatementCache(sqlite, STATEMENT_CACHE_SIZE, sessions);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database }),
+    dialect: new ImmediateSqliteDialect({ database }),
     plugins: [new CamelCasePlugin()],
     ...(opts.onQuery ? { log: timer(opts.onQuery) } : {}),
   });
@@ -153,15 +158,28 @@ async function openPostgres(url: string, opts: OpenOptions): Promise<OpenedDb> {
 export const STATEMENT_CACHE_SIZE = 1000;
 
 /**
- * How every transaction on the SQLite file begins (Kysely's driver sends a plain, deferred
- * `begin`). Deferred, a transaction that has read cannot write once another process (`npm run
- * make-admin`, an operator's sqlite3 shell, a second server on the same DATA_DIR) has committed
- * meanwhile: SQLite answers SQLITE_BUSY at once, busy_timeout or not, and the write failed with
- * a 500. IMMEDIATE takes the write lock first, so such a transaction waits its turn (busy_timeout)
- * instead; within the server nothing changes, its one connection was the only writer anyway.
- * test/another-writer.test.ts.
+ * Kysely's SQLite dialect, but every transaction begins IMMEDIATE (Kysely's driver sends a plain,
+ * deferred `begin`). Deferred, a transaction that has read cannot write once another process
+ * (`npm run make-admin`, an operator's sqlite3 shell, a second server on the same DATA_DIR) has
+ * committed meanwhile: SQLite answers SQLITE_BUSY at once, busy_timeout or not, and the write
+ * failed with a 500. IMMEDIATE takes the write lock first, so such a transaction waits its turn
+ * (busy_timeout) instead; within the server nothing changes, its one connection was the only
+ * writer anyway. test/another-writer.test.ts.
  */
-const BEGIN_WRITE = 'begin immediate';
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly config: SqliteDialectConfig) {
+    super(config);
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.config);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
 
 /**
  * Kysely's SQLite driver prepares every query anew, and preparing (parsing and planning the SQL)
@@ -182,8 +200,7 @@ export function withStatementCache(
   const cache = new Map<string, SqliteStatement>();
   return {
     close: () => sqlite.close(),
-    prepare(text: string) {
-      const sql = text === 'begin' ? BEGIN_WRITE : text;
+    prepare(sql: string) {
       let stmt = cache.get(sql);
       if (stmt) {
         // Most recently used goes last; the first entry is the one to evict.

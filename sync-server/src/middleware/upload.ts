@@ -8,12 +8,13 @@
  *   without one (chunked) is counted as it arrives and abandoned as soon as it passes `limit`;
  * - a compressed body (Content-Encoding other than identity) is refused (415): its size on the
  *   wire says nothing about its size once inflated.
- * Every refusal of a body that was not read to its end closes the connection, so the rest of it
- * is never read either. The bytes are on `ctx.state.upload` (a Buffer) for the handler.
+ * Every refusal of a body that was not read to its end closes the connection after the answer
+ * (closeAfterAnswer): the rest of it never reaches a route. The bytes are on `ctx.state.upload` (a Buffer) for the handler.
  */
 import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { AppError, badRequest, payloadTooLarge, serverBusy, unsupportedMediaType } from '../errors';
+import { closeAfterAnswer } from './body';
 
 export const UPLOAD_BUSY_MESSAGE =
   'The server is handling many uploads right now. Please try again in a moment.';
@@ -33,7 +34,7 @@ export function uploadBody(opts: UploadOptions): Middleware {
   let running = 0;
   return async (ctx, next) => {
     if (running >= opts.maxConcurrent) {
-      refuseUnread(ctx);
+      closeAfterAnswer(ctx);
       throw serverBusy(UPLOAD_BUSY_MESSAGE, UPLOAD_RETRY_AFTER_SECONDS);
     }
     running += 1;
@@ -54,7 +55,7 @@ async function readBody(ctx: Context, opts: UploadOptions): Promise<Buffer> {
   }
   const encoding = ctx.get('content-encoding').trim().toLowerCase();
   if (encoding && encoding !== 'identity') {
-    refuseUnread(ctx);
+    closeAfterAnswer(ctx);
     throw unsupportedMediaType('Send the file uncompressed (no Content-Encoding)');
   }
   const declared = ctx.get('content-length');
@@ -64,7 +65,7 @@ async function readBody(ctx: Context, opts: UploadOptions): Promise<Buffer> {
       length: declared === '' ? null : declared,
     });
   } catch (err) {
-    refuseUnread(ctx);
+    closeAfterAnswer(ctx);
     const e = err as { status?: number; type?: string };
     if (e.status === 413 || e.type === 'entity.too.large') {
       throw payloadTooLarge(opts.tooLargeMessage);
@@ -73,9 +74,4 @@ async function readBody(ctx: Context, opts: UploadOptions): Promise<Buffer> {
     // The client went away part-way, or sent fewer bytes than it announced.
     throw badRequest('The upload did not arrive whole. Please try again.');
   }
-}
-
-/** The rest of this request's body will not be read: the connection ends with the answer. */
-function refuseUnread(ctx: Context): void {
-  ctx.set('Connection', 'close');
 }

@@ -102,6 +102,67 @@ async function partialRequest(
   }
 }
 
+/**
+ * Announces a 6 MB body (or a chunked one, without end) and sends its first kilobyte; once the
+ * answer is read and the server has ended its side, goes on sending `more` bytes of the body, as a
+ * client still uploading when the answer came would, then ends its own side. Answers the status, what was sent after the answer,
+ * and the socket errors met (a reset of the connection), if any, until it closed.
+ */
+async function keepSendingAfterAnswer(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  more: number,
+  chunked = false,
+): Promise<{ status: number; sent: number; errors: string[] }> {
+  // Half open: the server's end of its side does not end ours.
+  const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+  const errors: string[] = [];
+  socket.on('error', (err: NodeJS.ErrnoException) => errors.push(err.code ?? err.message));
+  const closed = new Promise((r) => socket.once('close', r));
+  const serverEnded = new Promise((r) => socket.once('end', r));
+  try {
+    const answer = readAnswer(socket);
+    socket.write(
+      [
+        `${method} ${path} HTTP/1.1`,
+        `Host: 127.0.0.1:${port}`,
+        chunked ? 'Transfer-Encoding: chunked' : 'Content-Length: 6000000',
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    const frame = (bytes: Buffer) =>
+      chunked
+        ? Buffer.concat([
+            Buffer.from(`${bytes.length.toString(16)}\r\n`),
+            bytes,
+            Buffer.from('\r\n'),
+          ])
+        : bytes;
+    socket.write(frame(Buffer.alloc(1024, 0x20)));
+    const { status } = await answer;
+    await serverEnded;
+    // Time for a server that closes at once to have done so: what follows would meet a reset.
+    await new Promise((r) => setTimeout(r, 50));
+    const chunk = frame(Buffer.alloc(64 * 1024, 0x20));
+    let sent = 0;
+    while (sent < more && !socket.destroyed) {
+      sent += chunk.length;
+      if (!socket.write(chunk)) {
+        await Promise.race([new Promise((r) => socket.once('drain', r)), closed]);
+      }
+    }
+    socket.end();
+    await closed;
+    return { status, sent, errors };
+  } finally {
+    socket.destroy();
+  }
+}
+
 /** What endlessUpload would send at most, were it never answered. */
 const ENDLESS_LIMIT = 64 * 1024 * 1024;
 
@@ -630,6 +691,44 @@ describe('no body is read before the session is checked (audit 3)', () => {
     });
     expect(res.headers.connection).toBe('close');
   }, 15_000);
+
+  it.each([
+    ['a 413', 'PUT', '/api/profile/photo', true, 413],
+    ['a 401', 'PUT', '/api/profile/update', false, 401],
+  ])(
+    'after %s, reads what the client was still sending, so it gets the answer and no reset',
+    async (_, method, path, signedIn, status) => {
+      const res = await keepSendingAfterAnswer(
+        server.port,
+        method,
+        path,
+        {
+          'content-type': path.endsWith('photo') ? 'image/jpeg' : 'application/json',
+          ...(signedIn ? { cookie: a.client.cookieHeader } : {}),
+        },
+        2 * 1024 * 1024,
+      );
+      expect(res.status).toBe(status);
+      expect(res.sent).toBeGreaterThanOrEqual(2 * 1024 * 1024);
+      // Closed without a reset: a server that closes at once with bytes unread resets it.
+      expect(res.errors).toEqual([]);
+    },
+    15_000,
+  );
+
+  it('stops reading a client that never stops after the answer (LINGER_MAX_BYTES, LINGER_MS)', async () => {
+    const res = await keepSendingAfterAnswer(
+      server.port,
+      'PUT',
+      '/api/profile/update',
+      { 'content-type': 'application/json' },
+      ENDLESS_LIMIT,
+      true,
+    );
+    expect(res.status).toBe(401);
+    expect(res.sent).toBeLessThan(ENDLESS_LIMIT);
+    expect(res.errors.length).toBeGreaterThan(0);
+  }, 30_000);
 
   it('abandons a photo sent without a length as soon as it passes 5 MB', async () => {
     const res = await endlessUpload(server.port, '/api/profile/photo', a.client.cookieHeader);

@@ -198,8 +198,9 @@ describe('guarantee 9: one drainer per device across tabs', () => {
       made.map((e) => e.idempotencyKey),
     );
 
-    // A slow link: a second drainer would have plenty of time to overlap the first.
-    proxy.batchDelay(600);
+    // Each batch is held until a second one is in flight too (2 s at most): a second drainer
+    // would surely overlap the first.
+    proxy.batchGate(2, 2000);
     await proxy.restore();
     await networkBack(tab1.page, tab2.page);
     await nothingWaiting(tab1.page).waitFor({ timeout: 30_000 });
@@ -237,7 +238,8 @@ describe('guarantee 9: one drainer per device across tabs', () => {
     await sendHug(tab1, 'Bo Tester');
     await sendHug(tab2, 'Bo Tester');
     await waiting(tab2.page, 2).waitFor();
-    proxy.batchDelay(1500);
+    // Held until both tabs' batches are in flight, however slowly a tab gets to its own.
+    proxy.batchGate(2, 15_000);
     await proxy.restore();
     await networkBack(tab1.page, tab2.page);
     await nothingWaiting(tab1.page).waitFor({ timeout: 30_000 });

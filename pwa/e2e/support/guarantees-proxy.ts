@@ -9,7 +9,9 @@
  *   `maxBatchesInFlight` is the most batches of this device the proxy held at once; every
  *   GET /api/sync/pull is recorded with its query and whether it answered a snapshot (`reset`);
  * - `batchDelay(ms)`: each batch waits that long before going on (a slow link widens the window
- *   in which two drainers would overlap);
+ *   in which two drainers would overlap); `batchGate(count, maxMs)`: each batch waits until
+ *   `count` batches are in flight at once, or `maxMs` passed (two drainers, if there are two,
+ *   surely overlap, however slowly either tab gets to its batch);
  * - `batchAnswers('drop' | 'hold')`: the batch reaches the server and is applied there, but its
  *   answer is thrown away (the connection is destroyed) or kept back until the browser gives up;
  *   `batchAnswers('unavailable')`: the proxy answers 503 itself and the server never sees it;
@@ -53,6 +55,7 @@ export interface GuaranteeProxy {
   /** The most batch requests the proxy had in flight at the same moment. */
   readonly maxBatchesInFlight: number;
   batchDelay(ms: number): void;
+  batchGate(count: number, maxMs: number): void;
   batchAnswers(mode: BatchAnswerMode): void;
   muteSockets(muted: boolean): void;
   dropSockets(): void;
@@ -105,6 +108,7 @@ export async function startGuaranteeProxy(targetPort: number): Promise<Guarantee
   let inFlight = 0;
   let maxInFlight = 0;
   let delayMs = 0;
+  let gate: { count: number; maxMs: number } | undefined;
   let mode: BatchAnswerMode = 'deliver';
   let muted = false;
   let socketsOpened = 0;
@@ -153,6 +157,13 @@ export async function startGuaranteeProxy(targetPort: number): Promise<Guarantee
       };
       batches.push(exchange);
       if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+      if (gate) {
+        const { count, maxMs } = gate;
+        const until = Date.now() + maxMs;
+        while (inFlight < count && Date.now() < until) {
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      }
       const answerMode = mode;
       if (answerMode === 'unavailable') {
         exchange.status = 503;
@@ -218,6 +229,9 @@ export async function startGuaranteeProxy(targetPort: number): Promise<Guarantee
     },
     batchDelay: (ms) => {
       delayMs = ms;
+    },
+    batchGate: (count, maxMs) => {
+      gate = { count, maxMs };
     },
     batchAnswers: (m) => {
       mode = m;

@@ -9,7 +9,8 @@
  * - a compressed body (Content-Encoding other than identity) is refused (415): its size on the
  *   wire says nothing about its size once inflated.
  * Every refusal of a body that was not read to its end closes the connection after the answer
- * (closeAfterAnswer): the rest of it never reaches a route. The bytes are on `ctx.state.upload` (a Buffer) for the handler.
+ * (closeAfterAnswer): the rest of it never reaches a route. The bytes are on `ctx.state.upload`
+ * (a Buffer) for the handler.
  */
 import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';

@@ -104,9 +104,10 @@ async function partialRequest(
 
 /**
  * Announces a 6 MB body (or a chunked one, without end) and sends its first kilobyte; once the
- * answer is read and the server has ended its side, goes on sending `more` bytes of the body, as a
- * client still uploading when the answer came would, then ends its own side. Answers the status, what was sent after the answer,
- * and the socket errors met (a reset of the connection), if any, until it closed.
+ * answer is read and the server has ended its side, goes on sending `more` bytes of the body, as
+ * a client still uploading when the answer came would, then ends its own side. Answers the
+ * status, what was sent after the answer, and the socket errors met until it closed (a reset of
+ * the connection), if any.
  */
 async function keepSendingAfterAnswer(
   port: number,

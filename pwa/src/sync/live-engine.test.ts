@@ -155,6 +155,10 @@ describe('live engine: outbox', () => {
     });
     expect(await db.outbox.count()).toBe(1);
     expect(engine.retryAt()).toBe(0);
+    // Once the Toaster has drawn the toast, the page leaves for sign-in after its 500 ms (and
+    // within this test: a leave still pending when the file ends would find no window).
+    useToasts.getState().markShown(useToasts.getState().current!.id);
+    await vi.waitFor(() => expect(window.location.assign).toHaveBeenCalledWith('/api/login'));
   });
 
   it('drains once per trigger: a pull sends what waits first, and the pull after a send does not drain again', async () => {

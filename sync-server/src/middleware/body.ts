@@ -27,7 +27,7 @@ const lingering = new WeakSet<object>();
  * The answer to this request closes the connection: the rest of its body is never handed to a
  * route. Closed the moment the answer is written, a socket with bytes still unread is reset, and
  * the reset can reach a client still sending before it has read the answer: it would see a broken
- * connection instead of the 401, 413 or 415 (an HTTP server's "lingering close"). So after the
+ * connection instead of the 401, 413, 415 or 503 (an HTTP server's "lingering close"). So after the
  * answer the connection stays open until the client has sent the body's end, for at most
  * LINGER_MS and LINGER_MAX_BYTES, dropping what arrives.
  */

@@ -149,6 +149,17 @@ export function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
+/**
+ * `url` through the server's Unix socket in `socketDir` instead of TCP (the `host` parameter
+ * that node-postgres reads; the port names the socket file). docs/deploy.md: a node on the
+ * database's own machine connects this way.
+ */
+export function overUnixSocket(url: string, socketDir: string): string {
+  const u = new URL(url);
+  u.searchParams.set('host', socketDir);
+  return u.toString();
+}
+
 let made = 0;
 
 /**

@@ -1,7 +1,9 @@
 /**
- * DATABASE_URL through PostgreSQL's Unix socket (docs/deploy.md, "PostgreSQL on the same
- * machine"): the form the docs give is accepted by the configuration, and the pool, the writes
- * and the change bus's LISTEN connection all reach the server over the socket, not over TCP.
+ * DATABASE_URL through PostgreSQL's Unix socket (docs/deploy.md, "Settings that matter": a node
+ * on the database's own machine): the form the docs give is accepted by the configuration, and
+ * the pool, the writes and the change bus's LISTEN connection all reach the server over the
+ * socket, not over TCP. The run's throw-away cluster (test/postgres.ts) listens on a socket in its
+ * own directory, which the server itself names.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

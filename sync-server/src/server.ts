@@ -12,6 +12,7 @@ import {
 } from './config';
 import { openDatabase, type OpenedDb } from './db/connection';
 import { sharedSetting } from './db/settings';
+import { sessionCacheOf } from './db/session-cache';
 import { WriteCoalescer } from './mutations/coalesce';
 import { revokeUnprovenListedAdmins } from './db/users';
 import { logger, setLogLevel } from './logger';
@@ -179,6 +180,9 @@ async function changeBus(database: OpenedDb): Promise<ChangeBus> {
   if (database.dialect !== 'postgres') return new LocalBus();
   const bus = new PostgresBus(database.location, database.db);
   await bus.start();
+  // Sessions kept in memory: the bus hears every node's writes to them (db/session-cache.ts).
+  const sessions = sessionCacheOf(database.db);
+  if (sessions) bus.attachSessionCache(sessions);
   return bus;
 }
 

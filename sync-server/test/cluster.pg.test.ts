@@ -11,7 +11,9 @@
  * - the LISTEN connection ended by pg_terminate_backend mid-stream: delivery resumes, nothing
  *   missed (the node catches up from the change log when it listens again);
  * - Web Push: each push goes out once, also when the node that took the write died first;
- * - housekeeping runs once between the nodes.
+ * - housekeeping runs once between the nodes;
+ * - sessions kept in memory: a person or a session changed through node 1 is seen by node 2,
+ *   which had them in memory, without waiting for anything but the database's notice.
  */
 import { createECDH, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -19,6 +21,7 @@ import type { AddressInfo } from 'node:net';
 import type { PullResponse } from '@pingme/shared';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionCacheOf } from '../src/db/session-cache';
 import { BUS_APPLICATION } from '../src/realtime/bus';
 import { runHousekeepingOnce } from '../src/services/housekeeping';
 import {
@@ -406,5 +409,41 @@ describe('housekeeping', () => {
       runHousekeepingOnce(two.database.db, config, later + 3600_000),
     ]);
     expect(next.filter((r) => r !== undefined)).toHaveLength(1);
+  });
+});
+
+/** Polls `check` every 20 ms until it holds; fails after `ms`. */
+async function within(ms: number, check: () => Promise<boolean>): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`still not so after ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('sessions kept in memory, across nodes', () => {
+  it('a person changed and a session ended through node 1 are seen by node 2, which had them in memory', async () => {
+    const a = await makeUser(one);
+    const onTwo = a.client.via(two.url);
+    expect((await onTwo.get('/api/user')).status).toBe(200);
+    // Node 2 answers from memory (once the notices of its own first touches have come back).
+    const cache = sessionCacheOf(two.database.db)!;
+    const hits = cache.stats.hits;
+    await within(2_000, async () => {
+      expect((await onTwo.get('/api/user')).status).toBe(200);
+      return cache.stats.hits > hits;
+    });
+
+    const changed = await a.client.via(one.url).put('/api/profile/update', { bio: 'from one' });
+    expect(changed.status, changed.text).toBe(200);
+    await within(2_000, async () => (await onTwo.get('/api/user')).body.bio === 'from one');
+
+    // Signed out through node 1: the cookie, copied before, no longer works on node 2.
+    const stolen = a.client.cookieHeader;
+    const replay = () =>
+      fetch(`${two.url}/api/user`, { headers: { cookie: stolen } }).then((r) => r.status);
+    expect(await replay()).toBe(200);
+    expect((await a.client.via(one.url).post('/api/logout')).status).toBe(200);
+    await within(2_000, async () => (await replay()) === 401);
   });
 });

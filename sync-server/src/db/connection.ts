@@ -26,8 +26,11 @@ import { startCheckpointer } from './checkpointer';
 import { registerDirectConnection } from './compiled';
 import {
   SessionCache,
+  SqliteDataVersion,
+  UNWATCHED,
   registerSessionCache,
   watchIdentityWrites,
+  watchPostgresIdentityWrites,
   writeScope,
 } from './session-cache';
 import { Migrator } from 'kysely/migration';
@@ -79,7 +82,7 @@ export async function openDatabase(location: string, opts: OpenOptions = {}): Pr
   // memory it holds one write's pages at a time (docs/performance.md, "The savepoints'
   // sub-journal"); temporary tables and sorts live in memory too.
   sqlite.pragma('temp_store = MEMORY');
-  const sessions = new SessionCache(sqlite);
+  const sessions = new SessionCache(new SqliteDataVersion(sqlite));
   const database = withStatementCache(sqlite, STATEMENT_CACHE_SIZE, sessions);
   const db = new Kysely<Database>({
     dialect: new ImmediateSqliteDialect({ database }),
@@ -129,6 +132,9 @@ export function postgresPool(url: string, max = 10): pg.Pool {
 
 async function openPostgres(url: string, opts: OpenOptions): Promise<OpenedDb> {
   const pool = postgresPool(url, opts.poolSize);
+  // Unused until the change bus, which hears other nodes' writes, is attached (server.ts).
+  const sessions = new SessionCache(UNWATCHED);
+  watchPostgresIdentityWrites(pool, sessions);
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],
@@ -140,6 +146,7 @@ async function openPostgres(url: string, opts: OpenOptions): Promise<OpenedDb> {
     await db.destroy();
     throw err;
   }
+  registerSessionCache(db, sessions);
   return {
     db,
     dialect: 'postgres',

@@ -2,13 +2,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import {
+  CamelCasePlugin,
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+} from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { personRow } from '../../test/rows';
 import { deleteAccountRows } from './account';
 import { openDatabase, type Db, type OpenedDb } from './connection';
+import type { Database } from './schema';
 import {
   OTHER_WRITERS_EVERY_MS,
   SessionCache,
+  SqliteDataVersion,
   sessionCacheOf,
   writeScope,
   type CachedSession,
@@ -86,6 +96,50 @@ describe('writeScope: what a statement may change, from the SQL the server compi
       kind: 'none',
     });
     expect(scope(db.deleteFrom('pings').where('id', '=', 'p'))).toEqual({ kind: 'none' });
+  });
+
+  it('reads PostgreSQL’s numbered placeholders: the id is the parameter the WHERE names', () => {
+    const pgDb = new Kysely<Database>({
+      dialect: {
+        createAdapter: () => new PostgresAdapter(),
+        createDriver: () => new DummyDriver(),
+        createIntrospector: (k) => new PostgresIntrospector(k),
+        createQueryCompiler: () => new PostgresQueryCompiler(),
+      },
+      plugins: [new CamelCasePlugin()],
+    });
+    const scope = (q: { compile(): { sql: string; parameters: readonly unknown[] } }) => {
+      const { sql, parameters } = q.compile();
+      const found = writeScope(sql, /^select\b/.test(sql));
+      return found.kind === 'row' ? { ...found, id: parameters.at(found.param) } : found;
+    };
+    expect(
+      scope(
+        pgDb
+          .updateTable('users')
+          .set({ firstName: 'x', lastName: 'y' })
+          .where('id', '=', 'u')
+          .returningAll(),
+      ),
+    ).toEqual({ kind: 'row', table: 'users', param: 2, id: 'u' });
+    expect(scope(pgDb.deleteFrom('sessions').where('id', '=', 's'))).toEqual({
+      kind: 'row',
+      table: 'sessions',
+      param: 0,
+      id: 's',
+    });
+    expect(
+      scope(
+        pgDb
+          .insertInto('sessions')
+          .values({ id: 's', userId: 'u', data: '{}', expiresAt: 1, createdAt: 'now' })
+          .onConflict((oc) => oc.column('id').doUpdateSet({ data: '{}' })),
+      ),
+    ).toEqual({ kind: 'row', table: 'sessions', param: 0, id: 's' });
+    expect(scope(pgDb.deleteFrom('sessions').where('userId', '=', 'u'))).toEqual({ kind: 'all' });
+    expect(scope(pgDb.selectFrom('sessions').selectAll().where('id', '=', 's'))).toEqual({
+      kind: 'none',
+    });
   });
 });
 
@@ -226,7 +280,7 @@ describe('SessionCache', () => {
 
   it('does not keep a read that was under way while something was dropped', () => {
     const sqlite = new BetterSqlite3(':memory:');
-    const cache = new SessionCache(sqlite);
+    const cache = new SessionCache(new SqliteDataVersion(sqlite));
     const started = cache.startRead();
     cache.forgetUser('someone else');
     cache.keep(started, 's', entry('ada'));
@@ -238,7 +292,7 @@ describe('SessionCache', () => {
 
   it('drops a person’s sessions, and no one else’s, and stays within its size', () => {
     const sqlite = new BetterSqlite3(':memory:');
-    const cache = new SessionCache(sqlite, 2);
+    const cache = new SessionCache(new SqliteDataVersion(sqlite), 2);
     cache.keep(cache.startRead(), 'a1', entry('ada'));
     cache.keep(cache.startRead(), 'b1', entry('bo'));
     cache.forgetUser('ada');

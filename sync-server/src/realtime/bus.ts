@@ -10,10 +10,16 @@
  *   never for a write that rolled back. A payload holds at most 8,000 bytes: hints are split.
  * - SQLite (one process): nothing crosses a process boundary; the process's own announcements
  *   (realtime/events.ts) are the whole bus.
+ *
+ * On PostgreSQL the same connection also hears which people and sessions changed (a trigger's
+ * notices, migration 010), for the sessions each node keeps in memory (db/session-cache.ts), and
+ * its own heartbeat, which proves it still hears everything.
  */
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'kysely';
 import type { Db } from '../db/connection';
+import type { IdentityWatch, SessionCache } from '../db/session-cache';
 import { logger } from '../logger';
 
 export type Hint =
@@ -43,6 +49,15 @@ export class LocalBus implements ChangeBus {
 export const BUS_CHANNEL = 'pingme_changes';
 /** The listening connection's application_name (pg_stat_activity shows it). */
 export const BUS_APPLICATION = 'pingme-bus';
+/** The channel of migration 010's trigger: `u:<person>` or `*`; and the heartbeats. */
+export const IDENTITY_CHANNEL = 'pingme_identity';
+/** How often the listening connection sends itself a heartbeat on IDENTITY_CHANNEL. */
+export const HEARTBEAT_EVERY_MS = 1_000;
+/**
+ * Sessions kept in memory are used only while the newest heartbeat heard was sent less than this
+ * long ago: a connection cut without a word (no reset, no error yet) stops them within this time.
+ */
+export const HEARTBEAT_SILENCE_MS = 3_000;
 /** Below PostgreSQL's 8,000-byte limit for a NOTIFY payload. */
 const MAX_PAYLOAD = 7_900;
 
@@ -83,7 +98,7 @@ const changedHints = (newest: ReadonlyMap<string, number>): Hint[] =>
  * restarted, a network cut, pg_terminate_backend) it is opened again, after 0.1 s, then up to 5 s
  * between tries, and the reconnect listeners run once it listens again.
  */
-export class PostgresBus implements ChangeBus {
+export class PostgresBus implements ChangeBus, IdentityWatch {
   private client: pg.Client | undefined;
   private readonly hintListeners: ((hints: Hint[]) => void)[] = [];
   private readonly reconnectListeners: (() => void)[] = [];
@@ -92,6 +107,15 @@ export class PostgresBus implements ChangeBus {
   private timer: NodeJS.Timeout | undefined;
   /** Times the connection was lost and listened again (tests, logs). */
   reconnects = 0;
+  private sessions: SessionCache | undefined;
+  /** This bus's heartbeats carry it, so each node counts its own only. */
+  private readonly beatId = randomUUID();
+  /** When the newest of this bus's heartbeats that came back was sent (ms). */
+  private lastBeatHeard = -Infinity;
+  private beatPending = false;
+  private beatTimer: NodeJS.Timeout | undefined;
+  /** Counts the listening connections: a new one may have missed notices meanwhile. */
+  private listens = 0;
 
   constructor(
     private readonly url: string,
@@ -101,6 +125,50 @@ export class PostgresBus implements ChangeBus {
   /** Resolves once it listens (server start fails when it cannot). */
   async start(): Promise<void> {
     await this.connect();
+    this.beatTimer = setInterval(() => this.beat(), HEARTBEAT_EVERY_MS);
+    this.beatTimer.unref();
+  }
+
+  /**
+   * Sessions kept in memory are dropped as the trigger's notices say, and used only while this
+   * connection is known to hear them (`epoch`).
+   */
+  attachSessionCache(cache: SessionCache): void {
+    this.sessions = cache;
+    cache.watchWith(this);
+  }
+
+  /**
+   * IdentityWatch: undefined while the connection is down or its heartbeat has not come back for
+   * HEARTBEAT_SILENCE_MS; otherwise the number of the connection, which changes when a new one
+   * listens (notices sent in between were missed). A heartbeat heard proves that every notice
+   * committed before it was heard too: PostgreSQL delivers them in the order of their commits.
+   */
+  epoch(now: number): number | undefined {
+    if (!this.client || now - this.lastBeatHeard > HEARTBEAT_SILENCE_MS) return undefined;
+    return this.listens;
+  }
+
+  private beat() {
+    const client = this.client;
+    if (!client || this.beatPending) return;
+    this.beatPending = true;
+    client
+      .query('select pg_notify($1, $2)', [IDENTITY_CHANNEL, `b:${this.beatId}:${Date.now()}`])
+      .catch(() => undefined) // the connection's own error handler reconnects
+      .finally(() => (this.beatPending = false));
+  }
+
+  private heardIdentity(payload: string) {
+    if (payload.startsWith('b:')) {
+      const [, id, sent] = payload.split(':');
+      if (id === this.beatId) this.lastBeatHeard = Math.max(this.lastBeatHeard, Number(sent));
+      return;
+    }
+    const cache = this.sessions;
+    if (!cache) return;
+    if (payload.startsWith('u:')) cache.forgetUser(payload.slice(2));
+    else cache.forgetAll();
   }
 
   get listening(): boolean {
@@ -115,6 +183,7 @@ export class PostgresBus implements ChangeBus {
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client));
     client.on('notification', (n) => {
+      if (n.channel === IDENTITY_CHANNEL) return this.heardIdentity(n.payload ?? '*');
       if (n.channel !== BUS_CHANNEL || !n.payload) return;
       const hints = decodeHints(n.payload);
       if (hints.length) for (const l of this.hintListeners) l(hints);
@@ -122,9 +191,12 @@ export class PostgresBus implements ChangeBus {
     await client.connect();
     const r = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
     await client.query(`listen ${BUS_CHANNEL}`);
+    await client.query(`listen ${IDENTITY_CHANNEL}`);
     this.backendPid = r.rows[0]?.pid;
+    this.listens += 1;
     this.client = client;
     this.retryMs = 100;
+    this.beat();
   }
 
   private lost(client: pg.Client, err?: Error) {
@@ -180,6 +252,7 @@ export class PostgresBus implements ChangeBus {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    clearInterval(this.beatTimer);
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);

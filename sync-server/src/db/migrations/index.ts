@@ -15,6 +15,7 @@ import * as m006 from './006-perf-indexes';
 import * as m007 from './007-written-at';
 import * as m008 from './008-change-numbers';
 import * as m009 from './009-cluster';
+import * as m010 from './010-identity-notify';
 
 export const migrations: Record<string, Migration> = {
   '001-accounts': m001,
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '007-written-at': m007,
   '008-change-numbers': m008,
   '009-cluster': m009,
+  '010-identity-notify': m010,
 };

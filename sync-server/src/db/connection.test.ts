@@ -6,7 +6,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { appendChanges, counterOf } from './changes';
-import { openDatabase, withStatementCache } from './connection';
+import { notReadyReason, openDatabase, withStatementCache } from './connection';
 import { visiblePingIds } from './pings';
 import { personRow } from '../../test/rows';
 
@@ -119,6 +119,34 @@ describe('the savepoints of a shared transaction', () => {
       expect(await db.selectFrom('users').select('id').execute()).toHaveLength(3300);
     } finally {
       await close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a database a newer version has migrated', () => {
+  it('opens and is ready: an old node restarted during a rolling upgrade comes back', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pingme-newer-'));
+    const file = path.join(dir, 'db.sqlite');
+    try {
+      await (await openDatabase(file)).close();
+      const raw = new BetterSqlite3(file);
+      raw
+        .prepare('INSERT INTO kysely_migration (name, timestamp) VALUES (?, ?)')
+        .run('999-from-a-newer-version', new Date().toISOString());
+      raw.close();
+      const opened = await openDatabase(file);
+      try {
+        expect(await notReadyReason(opened.db)).toBeUndefined();
+        const names = await opened.db
+          .selectFrom('kysely_migration' as never)
+          .select(sql<string>`name`.as('name'))
+          .execute();
+        expect(names.map((r) => r.name)).toContain('999-from-a-newer-version');
+      } finally {
+        await opened.close();
+      }
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -33,7 +33,7 @@ import {
   watchPostgresIdentityWrites,
   writeScope,
 } from './session-cache';
-import { Migrator } from 'kysely/migration';
+import { Migrator, type Migration } from 'kysely/migration';
 import { isPostgres, isPostgresUrl, PostgresMigrationPlugin, type DialectName } from './dialect';
 import { migrations } from './migrations/index';
 import { nameStatements } from './postgres-statements';
@@ -246,14 +246,51 @@ function timer(onQuery: NonNullable<OpenOptions['onQuery']>): KyselyLogger {
   return (event) => onQuery(event.query.query.kind, event.queryDurationMillis);
 }
 
-const migrator = (db: Db) =>
-  new Migrator({ db, provider: { getMigrations: async () => migrations } });
+/**
+ * The migrations to hand Kysely's migrator: this version's, and by name only those a newer version
+ * has already run on the database (`newer`), which are never run here. Without them the migrator
+ * refuses to start ("previously executed migration … is missing"): an old node restarted during
+ * a rolling upgrade, after a new one migrated, could not come back.
+ */
+const migrator = (db: Db, newer: readonly string[] = []) =>
+  new Migrator({
+    db,
+    provider: {
+      getMigrations: async () => ({
+        ...migrations,
+        ...Object.fromEntries(newer.map((name) => [name, ranByNewerVersion(name)])),
+      }),
+    },
+  });
+
+function ranByNewerVersion(name: string): Migration {
+  return {
+    up: () => Promise.reject(new Error(`Migration ${name} belongs to a newer version`)),
+  };
+}
+
+/** Migrations the database records that this version does not have: a newer version ran them. */
+async function newerMigrations(db: Db): Promise<string[]> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((t) => t.name === 'kysely_migration')) return [];
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  return rows.map((r) => r.name).filter((name) => !Object.hasOwn(migrations, name));
+}
 
 async function migrate(db: Db): Promise<void> {
+  const newer = await newerMigrations(db);
+  if (newer.length) {
+    // A migration keeps the previous version working (docs/deploy.md, "Rolling restarts and
+    // upgrades"), so this version runs on the newer schema.
+    logger.warn(
+      { migrations: newer },
+      'the database has migrations of a newer version of PingMe; this version runs on it without them',
+    );
+  }
   // On PostgreSQL the migrations' SQLite types are translated (dialect.ts); the migrator takes a
   // lock of its own there, so nodes that start together migrate once.
   const target = isPostgres(db) ? db.withPlugin(new PostgresMigrationPlugin()) : db;
-  const { error, results } = await migrator(target).migrateToLatest();
+  const { error, results } = await migrator(target, newer).migrateToLatest();
   for (const r of results ?? []) {
     if (r.status === 'Error') logger.error({ migration: r.migrationName }, 'migration failed');
   }

@@ -1,12 +1,13 @@
 /**
  * Named prepared statements on PostgreSQL (postgres-statements.ts), on a real server: Kysely's
  * queries are prepared once per connection and run by name, and a table changed under a prepared
- * statement (another node's migration in a rolling upgrade) costs a re-prepare, not an error.
+ * statement (another node's migration in a rolling upgrade) costs a re-prepare, not an error; and
+ * an old node restarted after a new one migrated the database still starts.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, dropDatabase } from '../../test/postgres';
-import { openDatabase, postgresPool, type OpenedDb } from './connection';
+import { notReadyReason, openDatabase, postgresPool, type OpenedDb } from './connection';
 import { isRetryableConflict } from './dialect';
 
 let url: string;
@@ -77,5 +78,27 @@ describe('named prepared statements on PostgreSQL', () => {
     expect(isRetryableConflict(err)).toBe(true);
     // Run again, as the unit of work would: the text has a new name and is prepared afresh.
     expect((await opened.db.transaction().execute((trx) => all(trx))).rows).toEqual([]);
+  });
+});
+
+describe('a rolling upgrade on PostgreSQL', () => {
+  it('an old node restarted after a new one migrated the database starts, and is ready', async () => {
+    const newer = await createDatabase(inject('postgres').adminUrl);
+    try {
+      await (await openDatabase(newer, { poolSize: 1 })).close();
+      const other = await openDatabase(newer, { poolSize: 1 });
+      await sql`insert into kysely_migration (name, timestamp) values ('999-from-a-newer-version', ${new Date().toISOString()})`.execute(
+        other.db,
+      );
+      await other.close();
+      const old = await openDatabase(newer, { poolSize: 1 });
+      try {
+        expect(await notReadyReason(old.db)).toBeUndefined();
+      } finally {
+        await old.close();
+      }
+    } finally {
+      await dropDatabase(newer);
+    }
   });
 });

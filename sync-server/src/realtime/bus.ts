@@ -110,7 +110,10 @@ export class PostgresBus implements ChangeBus, IdentityWatch {
   private sessions: SessionCache | undefined;
   /** This bus's heartbeats carry it, so each node counts its own only. */
   private readonly beatId = randomUUID();
-  /** When the newest of this bus's heartbeats that came back was sent (ms). */
+  /**
+   * When the newest of this bus's heartbeats that came back was sent, on the monotonic clock
+   * (`performance.now()`, ms): a step of the wall clock must not make an old one look new.
+   */
   private lastBeatHeard = -Infinity;
   private beatPending = false;
   private beatTimer: NodeJS.Timeout | undefined;
@@ -145,7 +148,10 @@ export class PostgresBus implements ChangeBus, IdentityWatch {
    * committed before it was heard too: PostgreSQL delivers them in the order of their commits.
    */
   epoch(now: number): number | undefined {
-    if (!this.client || now - this.lastBeatHeard > HEARTBEAT_SILENCE_MS) return undefined;
+    // `now` is wall-clock time (Date.now(); a test asks about a later moment): its distance from
+    // the present moves the monotonic one.
+    const at = performance.now() + (now - Date.now());
+    if (!this.client || at - this.lastBeatHeard > HEARTBEAT_SILENCE_MS) return undefined;
     return this.listens;
   }
 
@@ -154,7 +160,10 @@ export class PostgresBus implements ChangeBus, IdentityWatch {
     if (!client || this.beatPending) return;
     this.beatPending = true;
     client
-      .query('select pg_notify($1, $2)', [IDENTITY_CHANNEL, `b:${this.beatId}:${Date.now()}`])
+      .query('select pg_notify($1, $2)', [
+        IDENTITY_CHANNEL,
+        `b:${this.beatId}:${performance.now()}`,
+      ])
       .catch(() => undefined) // the connection's own error handler reconnects
       .finally(() => (this.beatPending = false));
   }

@@ -13,20 +13,24 @@ export async function findReactionById(db: Db, id: string): Promise<Reaction | u
 
 /**
  * Sets userId's one reaction on a ping: a new row, replacing any earlier reaction of theirs
- * (the new one takes the given id and the current time).
+ * (the new one takes the given id and the current time). One statement: the unique pair
+ * (ping, person) turns the insert into an update of the row that is there, also when another
+ * node's reaction of the same person got there first.
  */
 export async function replaceReaction(
   db: Db,
   r: { id: string; pingId: string; userId: string; reactionType: ReactionType },
 ): Promise<void> {
   await db
-    .deleteFrom('reactions')
-    .where('pingId', '=', r.pingId)
-    .where('userId', '=', r.userId)
-    .execute();
-  await db
     .insertInto('reactions')
     .values({ ...r, createdAt: nowIso() })
+    .onConflict((oc) =>
+      oc.columns(['pingId', 'userId']).doUpdateSet((eb) => ({
+        id: eb.ref('excluded.id'),
+        reactionType: eb.ref('excluded.reactionType'),
+        createdAt: eb.ref('excluded.createdAt'),
+      })),
+    )
     .execute();
 }
 

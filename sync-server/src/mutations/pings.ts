@@ -15,7 +15,15 @@ import {
 } from '@pingme/shared';
 import { blocksWith, isBlockedEitherWay } from '../db/blocks';
 import type { Db } from '../db/connection';
-import { findGroupPings, findPing, findPings, loadPings, markAllRead, markRead } from '../db/pings';
+import {
+  findGroupPings,
+  findPing,
+  findPings,
+  loadPings,
+  markAllRead,
+  markRead,
+  pingsAsSeen,
+} from '../db/pings';
 import { deleteMoment, findMoment, insertMoment, momentOwner, updateMoment } from '../db/moments';
 import { findReactionById, replaceReaction } from '../db/reactions';
 import type { PingRow } from '../db/schema';
@@ -192,7 +200,9 @@ export const pingMutations: HandlerTable<
       reactionType: args.reactionType,
     });
     await changes.record([p.senderId, p.receiverId], 'ping', args.pingId);
-    return { status: 201, body: await loadOne(trx, me.id, args.pingId) };
+    // The ping's own row is as read above: only its reactions changed.
+    const [body] = await pingsAsSeen(trx, me.id, [p]);
+    return { status: 201, body: body! };
   },
 
   async 'ping.bookmark'({ trx, changes, me }, args) {

@@ -775,6 +775,15 @@ describe('reactions', () => {
     const second = await b.client.post(`/api/pings/${p.id}/reactions`, { reactionType: 'wow' });
     expect(second.body.reactions).toHaveLength(1);
     expect(second.body.reactions[0]).toMatchObject({ userId: b.id, reactionType: 'wow' });
+    // The replacement is a new reaction: a new id, stored as answered.
+    expect(second.body.reactions[0].id).not.toBe(first.body.reactions[0].id);
+    const stored = await db()
+      .selectFrom('reactions')
+      .selectAll()
+      .where('pingId', '=', p.id)
+      .where('userId', '=', b.id)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual(second.body.reactions[0]);
     const theirs = await a.client.post(`/api/pings/${p.id}/reactions`, { reactionType: 'yes' });
     expect(theirs.body.reactions.map((r: { userId: string }) => r.userId)).toEqual([b.id, a.id]);
     const rows = await db()

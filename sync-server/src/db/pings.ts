@@ -181,6 +181,43 @@ export async function findPing(db: Db, id: string): Promise<PingRow | undefined>
   return db.selectFrom('pings').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * The ping, and whether a block stands between its two people (either way), in one statement
+ * (a reaction asks both).
+ */
+export async function findPingAndBlock(
+  db: Db,
+  id: string,
+): Promise<{ ping: PingRow; blocked: boolean } | undefined> {
+  const row = await db
+    .selectFrom('pings as p')
+    .selectAll('p')
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('blocks as b')
+            .select('b.blockerId')
+            .where((w) =>
+              linksBoth(
+                w,
+                'b.blockerId',
+                'b.blockedId',
+                w.ref('p.senderId'),
+                w.ref('p.receiverId'),
+              ),
+            ),
+        )
+        .as('blockedEitherWay'),
+    )
+    .where('p.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { blockedEitherWay, ...ping } = row;
+  // PostgreSQL answers a boolean, SQLite 0 or 1.
+  return { ping, blocked: Boolean(blockedEitherWay) };
+}
+
 export async function findPings(db: Db, ids: string[]): Promise<PingRow[]> {
   return readInChunks(ids, (part) =>
     db.selectFrom('pings').selectAll().where('id', 'in', part).execute(),

@@ -18,6 +18,7 @@ import type { Db } from '../db/connection';
 import {
   findGroupPings,
   findPing,
+  findPingAndBlock,
   findPings,
   loadPings,
   markAllRead,
@@ -43,9 +44,12 @@ async function loadOne(db: Db, viewerId: string, id: string): Promise<Ping> {
 /** A ping the viewer sent or received; anyone else gets the same 404 as for an unknown id. */
 async function involvedPing(db: Db, viewerId: string, id: string): Promise<PingRow> {
   const p = await findPing(db, id);
-  if (!p || (p.senderId !== viewerId && p.receiverId !== viewerId)) throw notFound(PING_NOT_FOUND);
+  if (!p || !isInvolved(p, viewerId)) throw notFound(PING_NOT_FOUND);
   return p;
 }
+
+const isInvolved = (p: PingRow, viewerId: string) =>
+  p.senderId === viewerId || p.receiverId === viewerId;
 
 /**
  * A group create whose groupId or ping ids already exist: the sender's own group is answered
@@ -182,10 +186,10 @@ export const pingMutations: HandlerTable<
   },
 
   async 'ping.react'({ trx, changes, me }, args) {
-    const p = await involvedPing(trx, me.id, args.pingId);
     // Old pings stay with both after a block, but nothing new reaches the other person.
-    const other = p.senderId === me.id ? p.receiverId : p.senderId;
-    if (await isBlockedEitherWay(trx, me.id, other)) throw notFound(PING_NOT_FOUND);
+    const found = await findPingAndBlock(trx, args.pingId);
+    if (!found || !isInvolved(found.ping, me.id) || found.blocked) throw notFound(PING_NOT_FOUND);
+    const p = found.ping;
     if (args.id) {
       const existing = await findReactionById(trx, args.id);
       if (existing) {

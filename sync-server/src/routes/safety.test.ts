@@ -206,9 +206,14 @@ describe('a blocked person is answered exactly as a stranger, both ways', () => 
   });
 
   it('refuses reactions on the old pings between them as if the ping were unknown', async () => {
-    const res = await b.client.post(`/api/pings/${oldPing}/reactions`, { reactionType: 'heart' });
-    expect(res.status).toBe(404);
-    expect(res.body.error).toBe('Ping not found');
+    // From the blocked person and from the blocker alike.
+    for (const who of [b, a]) {
+      const res = await who.client.post(`/api/pings/${oldPing}/reactions`, {
+        reactionType: 'heart',
+      });
+      expect(res.status).toBe(404);
+      expect(res.body.error).toBe('Ping not found');
+    }
   });
 
   it('hides each from the other’s search and suggestions', async () => {

@@ -31,9 +31,18 @@ export type PushOutcome =
   /** The queue was full: the oldest waiting push was dropped. */
   | 'dropped';
 
+/** What the sessions kept in memory report (db/session-cache.ts). */
+export interface SessionCacheFigures {
+  hits: number;
+  misses: number;
+  /** Whether what is kept may be used now (PostgreSQL: the bus hears the other nodes). */
+  inUse: boolean;
+}
+
 export class Metrics {
   readonly registry = new Registry();
   private openSockets: () => number = () => 0;
+  private sessionFigures: () => SessionCacheFigures = () => ({ hits: 0, misses: 0, inUse: false });
 
   readonly httpRequests = new Counter({
     name: 'pingme_http_requests_total',
@@ -79,6 +88,28 @@ export class Metrics {
         this.set(sockets());
       },
     });
+    const figures = () => this.sessionFigures();
+    new Counter({
+      name: 'pingme_session_cache_lookups_total',
+      help: 'Signed-in lookups, answered from the sessions kept in memory (hit) or read from the database (miss)',
+      labelNames: ['result'] as const,
+      registers: [this.registry],
+      collect() {
+        // The cache counts; a scrape copies its totals.
+        const f = figures();
+        this.reset();
+        this.inc({ result: 'hit' }, f.hits);
+        this.inc({ result: 'miss' }, f.misses);
+      },
+    });
+    new Gauge({
+      name: 'pingme_session_cache_in_use',
+      help: '1 while sessions kept in memory are used; 0 while they cannot be (PostgreSQL: the change bus is down or its heartbeat silent, so every request reads the database)',
+      registers: [this.registry],
+      collect() {
+        this.set(figures().inUse ? 1 : 0);
+      },
+    });
     // Process CPU, memory, event-loop lag, file descriptors, GC.
     collectDefaultMetrics({ register: this.registry });
   }
@@ -86,6 +117,11 @@ export class Metrics {
   /** Where the open-socket gauge reads its value (the /ws hub). */
   countSocketsWith(count: () => number): void {
     this.openSockets = count;
+  }
+
+  /** Where the session-cache figures come from. */
+  watchSessionsWith(read: () => SessionCacheFigures): void {
+    this.sessionFigures = read;
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {

@@ -77,6 +77,10 @@ export async function startServer(
   const mailer = opts.mailer ?? createMailer(config);
   const events = new ChangeEvents();
   const bus = await changeBus(database);
+  const sessions = sessionCacheOf(database.db);
+  if (sessions) {
+    metrics.watchSessionsWith(() => ({ ...sessions.stats, inUse: sessions.inUse() }));
+  }
   // A write's hints commit with it: the other nodes hear of exactly the writes that stood.
   events.addBeforeCommit(async (trx, _sets, newest) => {
     if (newest.size) await bus.publishInTransaction(trx, newest);

@@ -22,7 +22,7 @@ import type { PullResponse } from '@pingme/shared';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionCacheOf } from '../src/db/session-cache';
-import { BUS_APPLICATION } from '../src/realtime/bus';
+import { BUS_APPLICATION, PostgresBus } from '../src/realtime/bus';
 import { runHousekeepingOnce } from '../src/services/housekeeping';
 import {
   freshPostgresDatabase,
@@ -445,5 +445,27 @@ describe('sessions kept in memory, across nodes', () => {
     expect(await replay()).toBe(200);
     expect((await a.client.via(one.url).post('/api/logout')).status).toBe(200);
     await within(2_000, async () => (await replay()) === 401);
+  });
+
+  it('tells the operator when they cannot be used: node 2’s bus connection ended', async () => {
+    const inUse = async () => {
+      const text = await two.metrics.registry.getSingleMetricAsString(
+        'pingme_session_cache_in_use',
+      );
+      return Number(/^pingme_session_cache_in_use (\d+)$/m.exec(text)?.[1]);
+    };
+    expect(await inUse()).toBe(1);
+    const bus = two.bus as PostgresBus;
+    const pid = bus.backendPid;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query('select pg_terminate_backend($1)', [pid]);
+    } finally {
+      await admin.end();
+    }
+    await within(2_000, async () => (await inUse()) === 0);
+    await within(5_000, async () => (await inUse()) === 1);
+    expect(bus.backendPid).not.toBe(pid);
   });
 });

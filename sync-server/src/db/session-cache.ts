@@ -127,6 +127,11 @@ export class SessionCache {
     return true;
   }
 
+  /** Whether what is kept may be used now (metrics). */
+  inUse(now = Date.now()): boolean {
+    return this.watch.epoch(now) !== undefined;
+  }
+
   /** The cached session, unless others' writes may since have changed it (IdentityWatch). */
   get(sessionId: string, now = Date.now()): CachedSession | undefined {
     const entry = this.current(now) ? this.entries.get(sessionId) : undefined;

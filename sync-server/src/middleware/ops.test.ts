@@ -213,6 +213,23 @@ describe('GET /metrics', () => {
       expect(sample(text, 'pingme_push_results_total', { outcome: 'gone' })).toBe(1);
     });
 
+    it('counts session lookups answered from memory, and says the sessions kept are in use', async () => {
+      const a = await makeUser(server);
+      const before = await scrape();
+      const hits0 = sample(before.text, 'pingme_session_cache_lookups_total', { result: 'hit' })!;
+      // The first request also marks the person active (a write that drops them); then the
+      // second reads them again and keeps them, and the rest are answered from memory.
+      for (let i = 0; i < 5; i++) expect((await a.client.get('/api/user')).status).toBe(200);
+      const after = (await scrape()).text;
+      expect(
+        sample(after, 'pingme_session_cache_lookups_total', { result: 'hit' })! - hits0,
+      ).toBeGreaterThanOrEqual(3);
+      expect(
+        sample(after, 'pingme_session_cache_lookups_total', { result: 'miss' }),
+      ).toBeGreaterThan(0);
+      expect(sample(after, 'pingme_session_cache_in_use')).toBe(1);
+    });
+
     it('times database statements by kind, and exposes the process figures', async () => {
       await makeUser(server);
       const text = (await scrape()).text;

@@ -2,19 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import {
-  CamelCasePlugin,
-  DummyDriver,
-  Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-} from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compileOnly } from '../../test/compile-only';
 import { personRow } from '../../test/rows';
 import { deleteAccountRows } from './account';
 import { openDatabase, type Db, type OpenedDb } from './connection';
-import type { Database } from './schema';
 import {
   OTHER_WRITERS_EVERY_MS,
   SessionCache,
@@ -99,15 +91,7 @@ describe('writeScope: what a statement may change, from the SQL the server compi
   });
 
   it('reads PostgreSQL’s numbered placeholders: the id is the parameter the WHERE names', () => {
-    const pgDb = new Kysely<Database>({
-      dialect: {
-        createAdapter: () => new PostgresAdapter(),
-        createDriver: () => new DummyDriver(),
-        createIntrospector: (k) => new PostgresIntrospector(k),
-        createQueryCompiler: () => new PostgresQueryCompiler(),
-      },
-      plugins: [new CamelCasePlugin()],
-    });
+    const pgDb = compileOnly('postgres');
     const scope = (q: { compile(): { sql: string; parameters: readonly unknown[] } }) => {
       const { sql, parameters } = q.compile();
       const found = writeScope(sql, /^select\b/.test(sql));

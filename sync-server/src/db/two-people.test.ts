@@ -1,39 +1,9 @@
-import {
-  CamelCasePlugin,
-  DummyDriver,
-  Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-} from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { Database } from './schema';
+import { compileOnly } from '../../test/compile-only';
 import { involves, linksAnyOf, linksBoth } from './two-people';
 
 /** Builders that only compile, one per engine, with the server's CamelCasePlugin. */
-const engines = {
-  sqlite: new Kysely<Database>({
-    dialect: {
-      createAdapter: () => new SqliteAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (db) => new SqliteIntrospector(db),
-      createQueryCompiler: () => new SqliteQueryCompiler(),
-    },
-    plugins: [new CamelCasePlugin()],
-  }),
-  postgres: new Kysely<Database>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (db) => new PostgresIntrospector(db),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-    plugins: [new CamelCasePlugin()],
-  }),
-};
+const engines = { sqlite: compileOnly('sqlite'), postgres: compileOnly('postgres') };
 
 // Each helper replaced the condition written out by hand: the statements must not change.
 describe.each(Object.entries(engines))('two-people conditions (%s)', (_name, db) => {

@@ -5,27 +5,13 @@
  * PostgreSQL as the server sends it (through PostgresMigrationPlugin), compiled without a server.
  */
 import BetterSqlite3 from 'better-sqlite3';
-import {
-  CamelCasePlugin,
-  DummyDriver,
-  Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  SqliteDialect,
-  type Dialect,
-  type LogEvent,
-} from 'kysely';
+import { CamelCasePlugin, Kysely, SqliteDialect, type Dialect, type LogEvent } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { compileOnlyDialects } from '../../../test/compile-only';
 import { PostgresMigrationPlugin } from '../dialect';
 import { migrations } from './index';
 
-const compiledOnly: Dialect = {
-  createAdapter: () => new PostgresAdapter(),
-  createDriver: () => new DummyDriver(),
-  createIntrospector: (db) => new PostgresIntrospector(db),
-  createQueryCompiler: () => new PostgresQueryCompiler(),
-};
+const compiledOnly = compileOnlyDialects.postgres;
 
 /** Runs every migration's `up` in order on `db`, and answers the statements each sent. */
 async function statementsOf(

@@ -17,8 +17,9 @@
  *   second process such as `npm run make-admin`, or another handle on the same file) changes
  *   `PRAGMA data_version`, read at most every OTHER_WRITERS_EVERY_MS (read on every lookup, the
  *   pragma alone cost 10 µs, near half of the two reads it replaces): everything is dropped.
- *   PostgreSQL: a trigger on both tables (migration 010) notifies every node of each changed
- *   person or session, whoever wrote it, and the change bus's listening connection hears it
+ *   PostgreSQL: a trigger on both tables (migration 010) names to every node the person of each
+ *   changed row (a person, or one of their sessions), whoever wrote it; the change bus's listening
+ *   connection hears it
  *   (realtime/bus.ts); while that connection is down, or has not heard its own heartbeat for a
  *   few seconds, the cache is not used at all, and after it comes back everything is dropped;
  * - a read that was under way while anything was dropped is not kept (`tick`).

@@ -19,9 +19,9 @@
  *   pragma alone cost 10 µs, near half of the two reads it replaces): everything is dropped.
  *   PostgreSQL: a trigger on both tables (migration 010) names to every node the person of each
  *   changed row (a person, or one of their sessions), whoever wrote it; the change bus's listening
- *   connection hears it
- *   (realtime/bus.ts); while that connection is down, or has not heard its own heartbeat for a
- *   few seconds, the cache is not used at all, and after it comes back everything is dropped;
+ *   connection hears it (realtime/bus.ts). While that connection is down, or has not heard its own
+ *   heartbeat for a few seconds, the cache is not used at all, and after it comes back everything
+ *   is dropped;
  * - a read that was under way while anything was dropped is not kept (`tick`).
  */
 import type BetterSqlite3 from 'better-sqlite3';

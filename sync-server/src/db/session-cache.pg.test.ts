@@ -193,6 +193,16 @@ describe('other nodes’ writes (the change bus)', () => {
     expect((await readCounting('s-ada')).statements).toBeGreaterThan(0);
   });
 
+  it('drops everything when another node empties the sessions table', async () => {
+    await read('s-ada');
+    await read('s-bo');
+    expect((await readCounting('s-bo')).statements).toBe(0);
+    await sql`truncate sessions`.execute(other.db);
+    await heardEverythingUntilNow();
+    expect(await read('s-ada')).toBeUndefined();
+    expect(await read('s-bo')).toBeUndefined();
+  });
+
   it('a write nobody hears of stays unseen while the bus hears (which is why the trigger matters)', async () => {
     await read('s-ada');
     await quietly((db) => updateUser(db, 'ada', { firstName: 'Unheard' }));

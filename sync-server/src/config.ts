@@ -58,6 +58,7 @@ const EnvSchema = z.object({
       .optional(),
   ),
   DATABASE_POOL_SIZE: count(10),
+  DATABASE_WRITE_TRANSACTIONS: count(2),
   CHANGE_BUS_CATCH_UP_SECONDS: z.coerce.number().positive().default(30),
   PUBLIC_URL: z.url().optional(),
   ALLOWED_ORIGINS: origins.default([]),
@@ -178,6 +179,11 @@ export interface Config {
   /** PostgreSQL: connections per node. */
   databasePoolSize: number;
   /**
+   * PostgreSQL: groups of writes (mutations/coalesce.ts) a node runs at once, each in its own
+   * transaction; at most one less than the pool, so reads always find a connection.
+   */
+  databaseWriteTransactions: number;
+  /**
    * Secrets not set in the environment that every node must share: on PostgreSQL they are kept in
    * the database (server.ts reads them there), not in DATA_DIR/secrets.json.
    */
@@ -274,6 +280,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dbFile: path.join(dataDir, DB_FILE_NAME),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseWriteTransactions: Math.max(
+      1,
+      Math.min(e.DATABASE_WRITE_TRANSACTIONS, e.DATABASE_POOL_SIZE - 1),
+    ),
     sharedSecrets: shared,
     busCatchUpMs: e.CHANGE_BUS_CATCH_UP_SECONDS * 1000,
     uploadsDir,

@@ -85,7 +85,14 @@ export async function startServer(
   events.addBeforeCommit(async (trx, _sets, newest) => {
     if (newest.size) await bus.publishInTransaction(trx, newest);
   });
-  const coalescer = config.writeCoalescing ? new WriteCoalescer(database.db, events) : undefined;
+  const coalescer = config.writeCoalescing
+    ? new WriteCoalescer(
+        database.db,
+        events,
+        // SQLite has one connection and one writer: one group at a time.
+        database.dialect === 'postgres' ? config.databaseWriteTransactions : 1,
+      )
+    : undefined;
   const lifecycle: Lifecycle = { draining: false };
   const app = createApp({
     db: database.db,

@@ -49,6 +49,12 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 describe('REST writes that arrive together', () => {
+  it('run one group at a time on SQLite, whatever DATABASE_WRITE_TRANSACTIONS says', () => {
+    // One connection and one writer: a second transaction could not start while one is open.
+    expect(server.config.databaseWriteTransactions).toBe(2);
+    expect(server.coalescer!.maxLanes).toBe(1);
+  });
+
   it('share commits, and each gets its own answer', async () => {
     const people = await ring(12);
     // Held back as behind a long commit: all twelve queue, then share one commit.

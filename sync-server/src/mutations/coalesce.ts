@@ -140,13 +140,22 @@ function isTransient(outcome: ItemOutcome): boolean {
 
 export class WriteCoalescer {
   private waiting: Waiting[] = [];
-  private running = false;
+  /** Groups under way, or about to take their writes. */
+  private lanes = 0;
+  /** A lane is scheduled and has not yet taken its writes: later writes join its group. */
+  private starting = false;
   /** Commits made and writes they held, since start (tests, metrics). */
   readonly stats = { groups: 0, writes: 0 };
 
+  /**
+   * `lanes`: how many groups may be under way at once. SQLite has one connection and one writer:
+   * one. On PostgreSQL each group runs on a connection of its own and spends most of its time
+   * waiting for the network, so the next group need not wait for the last one's commit.
+   */
   constructor(
     private readonly db: Db,
     private readonly announcer: Announcer | undefined,
+    readonly maxLanes = 1,
   ) {}
 
   private held: Promise<void> | undefined;
@@ -173,33 +182,47 @@ export class WriteCoalescer {
   run(job: Job): Promise<ItemOutcome[]> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ job, resolve, reject });
-      if (!this.running) {
-        this.running = true;
-        // The other requests of this turn of the event loop join the first group.
-        setImmediate(() => void this.drain());
-      }
+      this.wake();
     });
   }
 
-  private async drain(): Promise<void> {
+  /** Starts a lane, unless one is about to take the waiting writes or none is free. */
+  private wake(): void {
+    if (this.starting || this.lanes >= this.maxLanes) return;
+    this.lanes += 1;
+    this.starting = true;
+    // The other requests of this turn of the event loop join its group.
+    setImmediate(() => void this.lane());
+  }
+
+  /** Runs groups one after another while writes wait (and no other lane is about to take them). */
+  private async lane(): Promise<void> {
     try {
-      while (this.waiting.length) {
+      for (;;) {
         if (this.held) await this.held;
-        await this.runNext();
+        const group = this.take();
+        this.starting = false;
+        if (!group.length) return;
+        // Writes that arrive while this group runs start a group of their own if a lane is free.
+        if (this.waiting.length) this.wake();
+        await this.runNext(group);
+        if (!this.waiting.length || this.starting) return;
         // better-sqlite3 answers at once, so a group runs as one chain of resolved promises and
         // the next would follow without the event loop ever turning: 50 batches of 50 entries
         // held it for 0.7 s, with no request read, no answer sent and no /ws frame or heartbeat
         // handled meanwhile. One turn between groups lets all of that through, and lets the
         // requests that arrived meanwhile join the next group.
-        if (this.waiting.length) await new Promise((resolve) => setImmediate(resolve));
+        this.starting = true;
+        await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
-      this.running = false;
+      this.lanes -= 1;
+      if (this.waiting.length) this.wake();
     }
   }
 
-  private async runNext(): Promise<void> {
-    // Whole jobs, up to MAX_GROUP_WRITES writes (a bigger job goes alone).
+  /** Whole jobs, up to MAX_GROUP_WRITES writes (a bigger job goes alone). */
+  private take(): Waiting[] {
     const group: Waiting[] = [];
     let writes = 0;
     while (this.waiting.length) {
@@ -208,6 +231,11 @@ export class WriteCoalescer {
       group.push(this.waiting.shift()!);
       writes += size;
     }
+    return group;
+  }
+
+  private async runNext(group: Waiting[]): Promise<void> {
+    const writes = group.reduce((n, w) => n + w.job.items.length, 0);
     let results: ItemOutcome[][];
     try {
       results = await runGroup(

@@ -1,0 +1,122 @@
+/**
+ * Group commit on PostgreSQL (mutations/coalesce.ts): a node runs several groups of writes at once
+ * (DATABASE_WRITE_TRANSACTIONS), each in its own transaction, so one group that waits (on a lock,
+ * or on the network) does not hold back the writes that arrived after it. Fails with one group at
+ * a time: the second write then waits behind the first.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  makeFriends,
+  makeUser,
+  startTestServer,
+  type MadeUser,
+  type TestServer,
+} from '../../test/harness';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.stop());
+
+async function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('groups of writes on PostgreSQL', () => {
+  it('runs DATABASE_WRITE_TRANSACTIONS groups at once (2 unless set)', () => {
+    expect(server.config.databaseWriteTransactions).toBe(2);
+    expect(server.coalescer!.maxLanes).toBe(2);
+  });
+
+  it('answers every write of many at once, still sharing commits', async () => {
+    const people: MadeUser[] = [];
+    for (let i = 0; i < 16; i++) people.push(await makeUser(server));
+    for (let i = 0; i < people.length; i++) await makeFriends(people[i]!, people[(i + 1) % 16]!);
+    const prompt = (await people[0]!.client.get('/api/prompts/default')).body[0].id as string;
+    const before = { ...server.coalescer!.stats };
+    const answers = await Promise.all(
+      people.map((p, i) =>
+        p.client.post('/api/pings', { promptId: prompt, receiverId: people[(i + 1) % 16]!.id }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(people.map(() => 201));
+    expect(server.coalescer!.stats.writes - before.writes).toBe(16);
+    expect(server.coalescer!.stats.groups - before.groups).toBeLessThan(16);
+    for (const [i, a] of answers.entries()) {
+      const received = await people[(i + 1) % 16]!.client.get('/api/pings/recent');
+      expect(received.body.map((p: { id: string }) => p.id)).toEqual([a.body.id]);
+    }
+  });
+
+  it('commits a later write while an earlier group waits on a lock', async () => {
+    const [ana, ben, cy, dan] = [
+      await makeUser(server),
+      await makeUser(server),
+      await makeUser(server),
+      await makeUser(server),
+    ];
+    await makeFriends(ana!, ben!);
+    await makeFriends(cy!, dan!);
+    const prompt = (await ana!.client.get('/api/prompts/default')).body[0].id as string;
+
+    // Another session holds ben's change counter: a write that records a change for ben waits
+    // on it at its flush, just before its commit, with its group's transaction open.
+    const outside = new pg.Client({ connectionString: server.config.databaseUrl });
+    await outside.connect();
+    try {
+      await outside.query('begin');
+      await outside.query('select seq from change_counters where user_id = $1 for update', [
+        ben!.id,
+      ]);
+      let first: { status: number } | undefined;
+      const toBen = ana!.client
+        .post('/api/pings', { promptId: prompt, receiverId: ben!.id })
+        .then((r) => (first = r));
+      // The first group is inside the database, waiting for the lock.
+      await waitForBlockedQuery(outside, 10_000);
+
+      const toDan = await within(
+        10_000,
+        'the second write',
+        cy!.client.post('/api/pings', { promptId: prompt, receiverId: dan!.id }),
+      );
+      expect(toDan.status).toBe(201);
+      expect(first).toBeUndefined();
+      const seen = await dan!.client.get('/api/pings/recent');
+      expect(seen.body.map((p: { id: string }) => p.id)).toContain(toDan.body.id);
+
+      await outside.query('commit');
+      const answered = await within(10_000, 'the first write, once the lock is gone', toBen);
+      expect(answered.status).toBe(201);
+      const received = await ben!.client.get('/api/pings/recent');
+      expect(received.body).toHaveLength(1);
+    } finally {
+      await outside.query('rollback').catch(() => undefined);
+      await outside.end();
+    }
+  });
+});
+
+/** Until some other session of this database waits on a lock; throws after `ms`. */
+async function waitForBlockedQuery(client: pg.Client, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (Date.now() > end) throw new Error(`no session waited on a lock within ${ms} ms`);
+    const { rows } = await client.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if (rows[0]!.n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -39,10 +39,26 @@ export interface SessionCacheFigures {
   inUse: boolean;
 }
 
+/** What group commit reports (mutations/coalesce.ts). */
+export interface WriteGroupFigures {
+  /** Groups committed, and the writes they held, since start. */
+  groups: number;
+  writes: number;
+  /** Groups under way now, and how many may be (DATABASE_WRITE_TRANSACTIONS; SQLite: 1). */
+  running: number;
+  max: number;
+}
+
 export class Metrics {
   readonly registry = new Registry();
   private openSockets: () => number = () => 0;
   private sessionFigures: () => SessionCacheFigures = () => ({ hits: 0, misses: 0, inUse: false });
+  private writeFigures: () => WriteGroupFigures = () => ({
+    groups: 0,
+    writes: 0,
+    running: 0,
+    max: 0,
+  });
 
   readonly httpRequests = new Counter({
     name: 'pingme_http_requests_total',
@@ -110,6 +126,41 @@ export class Metrics {
         this.set(figures().inUse ? 1 : 0);
       },
     });
+    const writes = () => this.writeFigures();
+    new Counter({
+      name: 'pingme_write_groups_total',
+      help: 'Groups of writes committed together (group commit)',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(writes().groups);
+      },
+    });
+    new Counter({
+      name: 'pingme_write_group_writes_total',
+      help: 'Writes (REST calls and batch entries) applied in those groups',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(writes().writes);
+      },
+    });
+    new Gauge({
+      name: 'pingme_write_groups_running',
+      help: 'Groups of writes under way now; at pingme_write_groups_max most of the time, writes wait for a free one',
+      registers: [this.registry],
+      collect() {
+        this.set(writes().running);
+      },
+    });
+    new Gauge({
+      name: 'pingme_write_groups_max',
+      help: 'Groups of writes a node may run at once (DATABASE_WRITE_TRANSACTIONS on PostgreSQL; 1 on SQLite)',
+      registers: [this.registry],
+      collect() {
+        this.set(writes().max);
+      },
+    });
     // Process CPU, memory, event-loop lag, file descriptors, GC.
     collectDefaultMetrics({ register: this.registry });
   }
@@ -117,6 +168,11 @@ export class Metrics {
   /** Where the open-socket gauge reads its value (the /ws hub). */
   countSocketsWith(count: () => number): void {
     this.openSockets = count;
+  }
+
+  /** Where the group-commit figures come from. */
+  watchWritesWith(read: () => WriteGroupFigures): void {
+    this.writeFigures = read;
   }
 
   /** Where the session-cache figures come from. */

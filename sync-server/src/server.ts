@@ -93,6 +93,13 @@ export async function startServer(
         database.dialect === 'postgres' ? config.databaseWriteTransactions : 1,
       )
     : undefined;
+  if (coalescer) {
+    metrics.watchWritesWith(() => ({
+      ...coalescer.stats,
+      running: coalescer.running,
+      max: coalescer.maxLanes,
+    }));
+  }
   const lifecycle: Lifecycle = { draining: false };
   const app = createApp({
     db: database.db,

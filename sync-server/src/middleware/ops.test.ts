@@ -230,6 +230,27 @@ describe('GET /metrics', () => {
       expect(sample(after, 'pingme_session_cache_in_use')).toBe(1);
     });
 
+    it('counts groups of writes and the writes they held, and how many may run at once', async () => {
+      const a = await makeUser(server);
+      const before = (await scrape()).text;
+      const groups0 = sample(before, 'pingme_write_groups_total')!;
+      const writes0 = sample(before, 'pingme_write_group_writes_total')!;
+      const made = await Promise.all(
+        ['one', 'two', 'three'].map((text) =>
+          a.client.post('/api/prompts', { text: `Ping me when ${text}` }),
+        ),
+      );
+      expect(made.map((r) => r.status)).toEqual([201, 201, 201]);
+      const after = (await scrape()).text;
+      expect(sample(after, 'pingme_write_group_writes_total')! - writes0).toBe(3);
+      const groups = sample(after, 'pingme_write_groups_total')! - groups0;
+      expect(groups).toBeGreaterThanOrEqual(1);
+      expect(groups).toBeLessThanOrEqual(3);
+      expect(sample(after, 'pingme_write_groups_running')).toBe(0);
+      // SQLite: one group at a time.
+      expect(sample(after, 'pingme_write_groups_max')).toBe(1);
+    });
+
     it('times database statements by kind, and exposes the process figures', async () => {
       await makeUser(server);
       const text = (await scrape()).text;

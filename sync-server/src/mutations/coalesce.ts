@@ -174,6 +174,11 @@ export class WriteCoalescer {
     };
   }
 
+  /** Groups under way now (or about to take their writes). */
+  get running(): number {
+    return this.lanes;
+  }
+
   /** Jobs waiting for the next group (tests). */
   get waitingJobs(): number {
     return this.waiting.length;

@@ -149,7 +149,7 @@ export class WriteCoalescer {
   readonly stats = { groups: 0, writes: 0 };
 
   /**
-   * `lanes`: how many groups may be under way at once. SQLite has one connection and one writer:
+   * `maxLanes`: how many groups may be under way at once. SQLite has one connection and one writer:
    * one. On PostgreSQL each group runs on a connection of its own and spends most of its time
    * waiting for the network, so the next group need not wait for the last one's commit.
    */

@@ -79,14 +79,14 @@ describe('ALLOWED_ORIGINS', () => {
 });
 
 describe('DATABASE_WRITE_TRANSACTIONS', () => {
-  it('is 2 unless set, and never more than the pool less one, nor less than one', () => {
+  it('is 1 unless set, and never more than the pool less one, nor less than one', () => {
     const dir = tempDir();
     const writes = (env: Record<string, string>) =>
       loadConfig({ DATA_DIR: dir, ...env }).databaseWriteTransactions;
-    expect(writes({})).toBe(2);
+    expect(writes({})).toBe(1);
     expect(writes({ DATABASE_WRITE_TRANSACTIONS: '4' })).toBe(4);
     expect(writes({ DATABASE_WRITE_TRANSACTIONS: '8', DATABASE_POOL_SIZE: '4' })).toBe(3);
-    expect(writes({ DATABASE_POOL_SIZE: '1' })).toBe(1);
+    expect(writes({ DATABASE_WRITE_TRANSACTIONS: '2', DATABASE_POOL_SIZE: '1' })).toBe(1);
     expect(() => writes({ DATABASE_WRITE_TRANSACTIONS: '0' })).toThrow(
       /DATABASE_WRITE_TRANSACTIONS/,
     );

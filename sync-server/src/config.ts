@@ -58,7 +58,7 @@ const EnvSchema = z.object({
       .optional(),
   ),
   DATABASE_POOL_SIZE: count(10),
-  DATABASE_WRITE_TRANSACTIONS: count(2),
+  DATABASE_WRITE_TRANSACTIONS: count(1),
   CHANGE_BUS_CATCH_UP_SECONDS: z.coerce.number().positive().default(30),
   PUBLIC_URL: z.url().optional(),
   ALLOWED_ORIGINS: origins.default([]),

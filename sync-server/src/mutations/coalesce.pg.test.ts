@@ -1,8 +1,8 @@
 /**
  * Group commit on PostgreSQL (mutations/coalesce.ts): a node runs several groups of writes at once
- * (DATABASE_WRITE_TRANSACTIONS), each in its own transaction, so one group that waits (on a lock,
- * or on the network) does not hold back the writes that arrived after it. Fails with one group at
- * a time: the second write then waits behind the first.
+ * when DATABASE_WRITE_TRANSACTIONS asks (here 2), each in its own transaction, so one group that
+ * waits (on a lock, or on the network) does not hold back the writes that arrived after it. Fails
+ * with one group at a time: the second write then waits behind the first.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ import {
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ DATABASE_WRITE_TRANSACTIONS: '2' });
 });
 afterAll(() => server.stop());
 
@@ -33,7 +33,7 @@ async function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
 }
 
 describe('groups of writes on PostgreSQL', () => {
-  it('runs DATABASE_WRITE_TRANSACTIONS groups at once (2 unless set)', () => {
+  it('runs DATABASE_WRITE_TRANSACTIONS groups at once', () => {
     expect(server.config.databaseWriteTransactions).toBe(2);
     expect(server.coalescer!.maxLanes).toBe(2);
   });

@@ -49,10 +49,15 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 describe('REST writes that arrive together', () => {
-  it('run one group at a time on SQLite, whatever DATABASE_WRITE_TRANSACTIONS says', () => {
+  it('run one group at a time on SQLite, whatever DATABASE_WRITE_TRANSACTIONS says', async () => {
     // One connection and one writer: a second transaction could not start while one is open.
-    expect(server.config.databaseWriteTransactions).toBe(2);
-    expect(server.coalescer!.maxLanes).toBe(1);
+    const asked = await startTestServer({ DATABASE_WRITE_TRANSACTIONS: '4' });
+    try {
+      expect(asked.config.databaseWriteTransactions).toBe(4);
+      expect(asked.coalescer!.maxLanes).toBe(1);
+    } finally {
+      await asked.stop();
+    }
   });
 
   it('share commits, and each gets its own answer', async () => {

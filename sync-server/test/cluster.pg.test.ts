@@ -33,6 +33,7 @@ import {
   type MadeUser,
   type TestServer,
 } from './harness';
+import { within } from './poll';
 import { dropDatabase } from './postgres';
 import { WsClient } from './ws-client';
 
@@ -411,15 +412,6 @@ describe('housekeeping', () => {
     expect(next.filter((r) => r !== undefined)).toHaveLength(1);
   });
 });
-
-/** Polls `check` every 20 ms until it holds; fails after `ms`. */
-async function within(ms: number, check: () => Promise<boolean>): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`still not so after ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('sessions kept in memory, across nodes', () => {
   it('a person changed and a session ended through node 1 are seen by node 2, which had them in memory', async () => {

@@ -11,6 +11,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { within } from '../../test/poll';
 import { createDatabase, dropDatabase } from '../../test/postgres';
 import { personRow } from '../../test/rows';
 import { HEARTBEAT_SILENCE_MS, PostgresBus } from '../realtime/bus';
@@ -48,14 +49,6 @@ async function readCounting(id: string) {
   const before = statements;
   const found = await read(id);
   return { found, statements: statements - before };
-}
-
-async function within(ms: number, check: () => boolean | Promise<boolean>): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`still not so after ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 async function openNode() {

@@ -13,6 +13,7 @@ import {
   type MadeUser,
   type TestServer,
 } from '../../test/harness';
+import { within } from '../../test/poll';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -20,7 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-async function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
+/** `p`, or a failure naming `what` after `ms`. */
+async function answeredWithin<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
@@ -83,9 +85,9 @@ describe('groups of writes on PostgreSQL', () => {
         .post('/api/pings', { promptId: prompt, receiverId: ben!.id })
         .then((r) => (first = r));
       // The first group is inside the database, waiting for the lock.
-      await waitForBlockedQuery(outside, 10_000);
+      await within(10_000, async () => (await sessionsWaitingOnLocks(outside)) === 1);
 
-      const toDan = await within(
+      const toDan = await answeredWithin(
         10_000,
         'the second write',
         cy!.client.post('/api/pings', { promptId: prompt, receiverId: dan!.id }),
@@ -96,7 +98,11 @@ describe('groups of writes on PostgreSQL', () => {
       expect(seen.body.map((p: { id: string }) => p.id)).toContain(toDan.body.id);
 
       await outside.query('commit');
-      const answered = await within(10_000, 'the first write, once the lock is gone', toBen);
+      const answered = await answeredWithin(
+        10_000,
+        'the first write, once the lock is gone',
+        toBen,
+      );
       expect(answered.status).toBe(201);
       const received = await ben!.client.get('/api/pings/recent');
       expect(received.body).toHaveLength(1);
@@ -105,18 +111,63 @@ describe('groups of writes on PostgreSQL', () => {
       await outside.end();
     }
   });
+
+  it('never runs more groups than DATABASE_WRITE_TRANSACTIONS: a third write waits while two do', async () => {
+    const [ana, ben, eve, cy, dan] = [
+      await makeUser(server),
+      await makeUser(server),
+      await makeUser(server),
+      await makeUser(server),
+      await makeUser(server),
+    ];
+    await makeFriends(ana!, ben!);
+    await makeFriends(eve!, ben!);
+    await makeFriends(cy!, dan!);
+    const prompt = (await ana!.client.get('/api/prompts/default')).body[0].id as string;
+    const send = (from: MadeUser, to: MadeUser) =>
+      from.client.post('/api/pings', { promptId: prompt, receiverId: to.id });
+
+    const outside = new pg.Client({ connectionString: server.config.databaseUrl });
+    await outside.connect();
+    try {
+      await outside.query('begin');
+      await outside.query('select seq from change_counters where user_id = $1 for update', [
+        ben!.id,
+      ]);
+      // Two groups, each waiting on ben's counter: every group this node may run.
+      const toBen = [send(ana!, ben!)];
+      await within(10_000, async () => (await sessionsWaitingOnLocks(outside)) === 1);
+      toBen.push(send(eve!, ben!));
+      await within(10_000, async () => (await sessionsWaitingOnLocks(outside)) === 2);
+      expect(server.coalescer!.running).toBe(2);
+
+      const toDan = send(cy!, dan!);
+      await within(10_000, () => server.coalescer!.waitingJobs === 1);
+      // Some turns of the event loop later it still waits: no third group took it.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(server.coalescer!.waitingJobs).toBe(1);
+      expect(server.coalescer!.running).toBe(2);
+
+      await outside.query('commit');
+      const answers = await answeredWithin(
+        10_000,
+        'the three writes',
+        Promise.all([...toBen, toDan]),
+      );
+      expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
+      expect(server.coalescer!.waitingJobs).toBe(0);
+    } finally {
+      await outside.query('rollback').catch(() => undefined);
+      await outside.end();
+    }
+  });
 });
 
-/** Until some other session of this database waits on a lock; throws after `ms`. */
-async function waitForBlockedQuery(client: pg.Client, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (Date.now() > end) throw new Error(`no session waited on a lock within ${ms} ms`);
-    const { rows } = await client.query<{ n: number }>(
-      `select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock'`,
-    );
-    if (rows[0]!.n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** How many sessions of this database wait on a lock. */
+async function sessionsWaitingOnLocks(client: pg.Client): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(
+    `select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`,
+  );
+  return rows[0]!.n;
 }

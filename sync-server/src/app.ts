@@ -13,7 +13,7 @@ import { requestContext } from './middleware/request-context';
 import { sessionMiddleware } from './middleware/session';
 import { securityHeaders } from './middleware/security';
 import { staticFiles } from './middleware/static';
-import { apiRouter } from './routes/index';
+import { apiRouter, apiRouting } from './routes/index';
 import type { ChangeEvents } from './realtime/events';
 import { logger } from './logger';
 
@@ -69,9 +69,7 @@ export function createApp(deps: AppDeps): Koa {
     return parserFor(limit)(ctx, next);
   });
 
-  const router = apiRouter(deps);
-  app.use(router.routes());
-  app.use(router.allowedMethods());
+  app.use(apiRouting(apiRouter(deps)));
   app.use(staticFiles(deps.config));
   // A client that went away mid-answer (a closed tab, a lost connection) is not the server's
   // error: only real ones reach the log (and, as Koa's own handler does, not 404s or errors

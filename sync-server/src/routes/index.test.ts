@@ -34,6 +34,7 @@ describe('routing', () => {
       expect(res.status, path).toBe(200);
       expect(res.body.id, path).toBe(plain.body.id);
     }
+    expect((await me.request('HEAD', '/API/user')).status).toBe(200);
     expect((await me.get('/api/pings/UNREAD-count')).body).toEqual(
       (await me.get('/api/pings/unread-count')).body,
     );

@@ -43,6 +43,7 @@ export interface RunningServer {
   /** Live delivery of other nodes' writes (PostgreSQL only). */
   relay: ClusterRelay | undefined;
   push: PushNotifier;
+  /** What /metrics serves; requests and statements are recorded only when it can be read. */
   metrics: Metrics;
   lifecycle: Lifecycle;
   /**
@@ -58,8 +59,13 @@ export async function startServer(
 ): Promise<RunningServer> {
   setLogLevel(given.logLevel);
   const metrics = new Metrics();
+  // Each request and each SQL statement is recorded only when /metrics can be read (METRICS_TOKEN
+  // or METRICS_PORT): handing them to prom-client cost a REST send about 9 % of its CPU, side by
+  // side (docs/performance.md, "Metrics recorded only where they can be read").
+  const readable = given.metrics.token !== undefined || given.metrics.port !== undefined;
+  const recorded = readable ? metrics : undefined;
   const database = await openDatabase(databaseLocation(given), {
-    onQuery: (kind, ms) => metrics.observeQuery(queryKind(kind), ms / 1000),
+    onQuery: recorded && ((kind, ms) => recorded.observeQuery(queryKind(kind), ms / 1000)),
     poolSize: given.databasePoolSize,
     checkpointThread: given.checkpointThread,
   });
@@ -107,14 +113,14 @@ export async function startServer(
     mailer,
     events,
     coalescer,
-    metrics,
+    metrics: recorded,
     lifecycle,
   });
   const server = http.createServer(app.callback());
   const hub = new RealtimeHub({ db: database.db, config, events });
   metrics.countSocketsWith(() => hub.size);
   server.on('upgrade', hub.handleUpgrade);
-  const push = new PushNotifier({ db: database.db, config, events, metrics });
+  const push = new PushNotifier({ db: database.db, config, events, metrics: recorded });
   await push.start();
   // Who has a push subscription, told to the other nodes (each keeps it in memory).
   events.on('subscriptionsChanged', (added, others) => {

@@ -107,6 +107,27 @@ describe('GET /metrics', () => {
     }
   });
 
+  it('records no request or statement while nothing can read them', async () => {
+    const server = await startTestServer();
+    try {
+      const a = await makeUser(server);
+      const b = await makeUser(server);
+      await makeFriends(a, b);
+      expect((await a.client.get(`/api/users/${b.id}/profile`)).status).toBe(200);
+      const text = await server.metrics.registry.metrics();
+      for (const name of [
+        'pingme_http_requests_total',
+        'pingme_http_request_duration_seconds_count',
+        'pingme_db_query_duration_seconds_count',
+      ]) {
+        expect(sample(text, name), name).toBeUndefined();
+      }
+      expect(server.metrics.writeStatements).toBe(0);
+    } finally {
+      await server.stop();
+    }
+  });
+
   describe('with METRICS_TOKEN', () => {
     let server: TestServer;
     let service: PushService;

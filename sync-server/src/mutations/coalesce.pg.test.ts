@@ -34,6 +34,34 @@ async function answeredWithin<T>(ms: number, what: string, p: Promise<T>): Promi
   }
 }
 
+/** `n` new people. */
+async function newPeople(n: number): Promise<MadeUser[]> {
+  const made: MadeUser[] = [];
+  for (let i = 0; i < n; i++) made.push(await makeUser(server));
+  return made;
+}
+
+/**
+ * Runs `body` while another session holds `userId`'s change counter: a write that records a
+ * change for them waits on it at its flush, just before its commit, with its group's transaction
+ * open. `body` ends the hold with `outside.query('commit')`; it ends anyway afterwards.
+ */
+async function withChangeCounterHeld(
+  userId: string,
+  body: (outside: pg.Client) => Promise<void>,
+): Promise<void> {
+  const outside = new pg.Client({ connectionString: server.config.databaseUrl });
+  await outside.connect();
+  try {
+    await outside.query('begin');
+    await outside.query('select seq from change_counters where user_id = $1 for update', [userId]);
+    await body(outside);
+  } finally {
+    await outside.query('rollback').catch(() => undefined);
+    await outside.end();
+  }
+}
+
 describe('groups of writes on PostgreSQL', () => {
   it('runs DATABASE_WRITE_TRANSACTIONS groups at once', () => {
     expect(server.config.databaseWriteTransactions).toBe(2);
@@ -41,8 +69,7 @@ describe('groups of writes on PostgreSQL', () => {
   });
 
   it('answers every write of many at once, still sharing commits', async () => {
-    const people: MadeUser[] = [];
-    for (let i = 0; i < 16; i++) people.push(await makeUser(server));
+    const people = await newPeople(16);
     for (let i = 0; i < people.length; i++) await makeFriends(people[i]!, people[(i + 1) % 16]!);
     const prompt = (await people[0]!.client.get('/api/prompts/default')).body[0].id as string;
     const before = { ...server.coalescer!.stats };
@@ -61,25 +88,13 @@ describe('groups of writes on PostgreSQL', () => {
   });
 
   it('commits a later write while an earlier group waits on a lock', async () => {
-    const [ana, ben, cy, dan] = [
-      await makeUser(server),
-      await makeUser(server),
-      await makeUser(server),
-      await makeUser(server),
-    ];
+    const [ana, ben, cy, dan] = await newPeople(4);
     await makeFriends(ana!, ben!);
     await makeFriends(cy!, dan!);
     const prompt = (await ana!.client.get('/api/prompts/default')).body[0].id as string;
 
-    // Another session holds ben's change counter: a write that records a change for ben waits
-    // on it at its flush, just before its commit, with its group's transaction open.
-    const outside = new pg.Client({ connectionString: server.config.databaseUrl });
-    await outside.connect();
-    try {
-      await outside.query('begin');
-      await outside.query('select seq from change_counters where user_id = $1 for update', [
-        ben!.id,
-      ]);
+    // Another session holds ben's change counter: the write to ben waits on it.
+    await withChangeCounterHeld(ben!.id, async (outside) => {
       let first: { status: number } | undefined;
       const toBen = ana!.client
         .post('/api/pings', { promptId: prompt, receiverId: ben!.id })
@@ -106,20 +121,11 @@ describe('groups of writes on PostgreSQL', () => {
       expect(answered.status).toBe(201);
       const received = await ben!.client.get('/api/pings/recent');
       expect(received.body).toHaveLength(1);
-    } finally {
-      await outside.query('rollback').catch(() => undefined);
-      await outside.end();
-    }
+    });
   });
 
   it('never runs more groups than DATABASE_WRITE_TRANSACTIONS: a third write waits while two do', async () => {
-    const [ana, ben, eve, cy, dan] = [
-      await makeUser(server),
-      await makeUser(server),
-      await makeUser(server),
-      await makeUser(server),
-      await makeUser(server),
-    ];
+    const [ana, ben, eve, cy, dan] = await newPeople(5);
     await makeFriends(ana!, ben!);
     await makeFriends(eve!, ben!);
     await makeFriends(cy!, dan!);
@@ -127,13 +133,7 @@ describe('groups of writes on PostgreSQL', () => {
     const send = (from: MadeUser, to: MadeUser) =>
       from.client.post('/api/pings', { promptId: prompt, receiverId: to.id });
 
-    const outside = new pg.Client({ connectionString: server.config.databaseUrl });
-    await outside.connect();
-    try {
-      await outside.query('begin');
-      await outside.query('select seq from change_counters where user_id = $1 for update', [
-        ben!.id,
-      ]);
+    await withChangeCounterHeld(ben!.id, async (outside) => {
       // Two groups, each waiting on ben's counter: every group this node may run.
       const toBen = [send(ana!, ben!)];
       await within(10_000, async () => (await sessionsWaitingOnLocks(outside)) === 1);
@@ -156,10 +156,7 @@ describe('groups of writes on PostgreSQL', () => {
       );
       expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
       expect(server.coalescer!.waitingJobs).toBe(0);
-    } finally {
-      await outside.query('rollback').catch(() => undefined);
-      await outside.end();
-    }
+    });
   });
 });
 

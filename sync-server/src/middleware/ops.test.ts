@@ -290,10 +290,24 @@ describe('GET /metrics', () => {
     const server = await startTestServer({ METRICS_PORT: '0' });
     try {
       expect(server.metricsPort).toBeGreaterThan(0);
+      const made = await makeUser(server);
+      expect((await made.client.get('/api/user')).status).toBe(200);
       const base = `http://127.0.0.1:${server.metricsPort}`;
       const res = await fetch(`${base}/metrics`);
       expect(res.status).toBe(200);
-      expect(await res.text()).toContain('pingme_http_requests_total');
+      const text = await res.text();
+      expect(text).toContain('pingme_http_requests_total');
+      // Readable there, so requests and statements are recorded without a token too.
+      expect(
+        sample(text, 'pingme_http_requests_total', {
+          method: 'GET',
+          route: '/api/user',
+          status: '200',
+        }),
+      ).toBe(1);
+      expect(
+        sample(text, 'pingme_db_query_duration_seconds_count', { kind: 'insert' }),
+      ).toBeGreaterThan(0);
       expect((await fetch(`${base}/healthz`)).status).toBe(404);
       expect((await server.client().get('/metrics')).status).toBe(404);
     } finally {

@@ -9,6 +9,7 @@ import { cpuMs, type Child } from '../lib/children';
 import { runLoad, type LoadRequest, type LoadResult } from '../lib/load';
 import { makeBatchSender, makeSender } from '../lib/requests';
 import type { World } from '../lib/seed';
+import { meanAndError, type MeanAndError } from '../lib/stats';
 
 /** Entries per batch in the catching-up figure. */
 export const LARGE_BATCH = 50;
@@ -44,18 +45,6 @@ export interface AgainstBare {
   p99Ratios: number[];
   rate: MeanAndError;
   p99: MeanAndError;
-}
-
-export interface MeanAndError {
-  mean: number;
-  standardError: number;
-}
-
-function meanAndError(xs: readonly number[]): MeanAndError {
-  const n = xs.length;
-  const mean = xs.reduce((x, y) => x + y, 0) / n;
-  const variance = xs.reduce((x, y) => x + (y - mean) ** 2, 0) / Math.max(1, n - 1);
-  return { mean, standardError: Math.sqrt(variance / n) };
 }
 
 /**

@@ -40,3 +40,16 @@ export const round = (x: number, digits = 1) => {
 };
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export interface MeanAndError {
+  mean: number;
+  standardError: number;
+}
+
+/** The mean of samples and its standard error (the samples' standard deviation over √n). */
+export function meanAndError(xs: readonly number[]): MeanAndError {
+  const n = xs.length;
+  const mean = xs.reduce((x, y) => x + y, 0) / n;
+  const variance = xs.reduce((x, y) => x + (y - mean) ** 2, 0) / Math.max(1, n - 1);
+  return { mean, standardError: Math.sqrt(variance / n) };
+}

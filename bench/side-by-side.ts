@@ -1,0 +1,188 @@
+/**
+ * Two servers side by side: how much server CPU a request costs in tree B against tree A, on
+ * copies of one seeded world, in short phases that alternate (A first in even rounds, B first in
+ * odd ones), so the machine's drift from one minute to the next falls on both alike
+ * (docs/performance.md, "Side by side"). Each server is the crash tests' child
+ * (sync-server/test/server-child.ts) run from its own tree with `npm run serve`'s heap flags; every
+ * person of the ring has a socket open on both, so a send fans out as in benchmark 1.
+ *
+ *   npx tsx bench/side-by-side.ts --a . --b /tmp/other-tree [--load send] [--connections 50]
+ *     [--phase 3] [--rounds 8] [--no-sockets]
+ *
+ * --load: send (REST ping sends), batch1 / batch50 (the same as 1- or 50-entry batches), user
+ * (GET /api/user). A tree is a checkout with its own sources (`git worktree add`, with
+ * node_modules and sync-server/node_modules linked from this one). Variables named `B_<NAME>` in
+ * the environment reach server B only, as `<NAME>`: a knock-out behind an environment variable
+ * compares one tree with itself. Prints CPU per request and requests/s per round, the mean of
+ * B/A - 1 with its standard error, and each server's threads' CPU time. Two processes of one
+ * tree differ by up to a few percent: compare a change with that spread (--b the same tree).
+ */
+import { fork } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../sync-server/src/config';
+import { openDatabase } from '../sync-server/src/db/connection';
+import { cpuMs, serverEnv } from './lib/children';
+import { runLoad, type LoadRequest } from './lib/load';
+import { baseHeaders, makeBatchSender, makeSender } from './lib/requests';
+import { DEFAULT_SIZES, seedWorld, type World } from './lib/seed';
+import { closeSockets, openSockets } from './lib/sockets';
+import { meanAndError } from './lib/stats';
+
+const { values: args } = parseArgs({
+  options: {
+    a: { type: 'string', default: '.' },
+    b: { type: 'string' },
+    load: { type: 'string', default: 'send' },
+    connections: { type: 'string', default: '50' },
+    phase: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '8' },
+    'no-sockets': { type: 'boolean', default: false },
+  },
+});
+if (!args.b) {
+  console.error(
+    'usage: tsx bench/side-by-side.ts --a <tree> --b <tree> [--load send|batch1|batch50|user]',
+  );
+  process.exit(2);
+}
+const LOADS = ['send', 'batch1', 'batch50', 'user'] as const;
+type Load = (typeof LOADS)[number];
+if (!LOADS.includes(args.load as Load)) throw new Error(`unknown load ${args.load}`);
+const load = args.load as Load;
+const connections = Number(args.connections);
+const phaseS = Number(args.phase);
+const rounds = Number(args.rounds);
+
+/** The requests of the load, against the server at `url`. */
+function requestsOf(world: World, url: string): (req: LoadRequest) => LoadRequest {
+  switch (load) {
+    case 'send':
+      return makeSender(world, url);
+    case 'batch1':
+      return makeBatchSender(world, url, 1);
+    case 'batch50':
+      return makeBatchSender(world, url, 50);
+    case 'user': {
+      let n = 0;
+      const { users } = world.ring;
+      return (req) => ({
+        ...req,
+        method: 'GET',
+        path: '/api/user',
+        headers: baseHeaders(url, users[n++ % users.length]!.cookie, false),
+      });
+    }
+  }
+}
+
+interface Server {
+  name: string;
+  pid: number;
+  url: string;
+  stop(): void;
+}
+
+/** The server of `tree`, on its own port, configured from `env` like `npm start`. */
+async function startServer(name: string, tree: string, env: Record<string, string>) {
+  const pkg = JSON.parse(readFileSync(path.join(tree, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const heapFlags = pkg.scripts.serve!.split(/\s+/).filter((f) => f.startsWith('--max-'));
+  const proc = fork(path.join(tree, 'sync-server', 'test', 'server-child.ts'), [], {
+    execArgv: ['--import', 'tsx', ...heapFlags],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    cwd: tree,
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    proc.once('exit', (code) => reject(new Error(`server ${name} exited with ${code}`)));
+    proc.on('message', (m: { type?: string; port?: number }) => {
+      if (m?.type === 'ready' && m.port) resolve(m.port);
+    });
+  });
+  return {
+    name,
+    pid: proc.pid!,
+    url: `http://127.0.0.1:${port}`,
+    stop: () => proc.kill('SIGTERM'),
+  } satisfies Server;
+}
+
+/** CPU time of each thread of a process that used more than 0.1 s, by the thread's name. */
+function threadsOf(pid: number): string {
+  const used: string[] = [];
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const s = (Number(fields[11]) + Number(fields[12])) / 100;
+    if (s > 0.1) used.push(`${name} ${s.toFixed(1)} s`);
+  }
+  return used.join(', ');
+}
+
+const dirA = mkdtempSync(path.join(os.tmpdir(), 'pingme-side-a-'));
+const dirB = mkdtempSync(path.join(os.tmpdir(), 'pingme-side-b-'));
+const envB: Record<string, string> = {};
+for (const [k, v] of Object.entries(process.env)) {
+  if (k.startsWith('B_') && v !== undefined) envB[k.slice(2)] = v;
+}
+const servers: Server[] = [];
+try {
+  const config = loadConfig({ ...process.env, ...serverEnv(dirA) });
+  const opened = await openDatabase(config.dbFile);
+  const world = await seedWorld(opened.db, config, DEFAULT_SIZES);
+  await opened.close();
+  cpSync(dirA, dirB, { recursive: true });
+  const a = await startServer('A', path.resolve(args.a), serverEnv(dirA));
+  servers.push(a);
+  const b = await startServer('B', path.resolve(args.b), { ...serverEnv(dirB), ...envB });
+  servers.push(b);
+  const cookies = world.ring.users.map((u) => u.cookie);
+  const sockets = args['no-sockets']
+    ? []
+    : [...(await openSockets(a.url, cookies)), ...(await openSockets(b.url, cookies))];
+
+  const phase = async (s: Server, durationS: number) => {
+    const before = cpuMs(s.pid);
+    const r = await runLoad({
+      url: s.url,
+      connections,
+      durationS,
+      setupRequest: requestsOf(world, s.url),
+    });
+    if (r.non2xx + r.errors > 0) console.error(`  ${s.name}: failures`, r.statusCounts);
+    return { cpuMs: (cpuMs(s.pid) - before) / r.requests, rps: r.rps };
+  };
+  await phase(a, phaseS);
+  await phase(b, phaseS);
+  const ratios: number[] = [];
+  const cpu = { a: [] as number[], b: [] as number[] };
+  for (let i = 0; i < rounds; i++) {
+    const [first, second] = i % 2 ? [b, a] : [a, b];
+    const one = await phase(first, phaseS);
+    const two = await phase(second, phaseS);
+    const [ra, rb] = i % 2 ? [two, one] : [one, two];
+    cpu.a.push(ra.cpuMs);
+    cpu.b.push(rb.cpuMs);
+    ratios.push(rb.cpuMs / ra.cpuMs - 1);
+    const us = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
+    console.log(
+      `round ${i + 1}: A ${us(ra.cpuMs)}, ${ra.rps.toFixed(0)}/s; B ${us(rb.cpuMs)}, ${rb.rps.toFixed(0)}/s; B/A - 1 = ${(ratios.at(-1)! * 100).toFixed(1)} %`,
+    );
+  }
+  const change = meanAndError(ratios);
+  const mean = (xs: number[]) => (meanAndError(xs).mean * 1000).toFixed(1);
+  console.log(
+    `${load}, ${connections} connections: A ${mean(cpu.a)} µs, B ${mean(cpu.b)} µs of CPU per request; B against A ${(change.mean * 100).toFixed(1)} % ± ${(change.standardError * 100).toFixed(1)}`,
+  );
+  for (const s of servers) console.log(`threads of ${s.name}: ${threadsOf(s.pid)}`);
+  await closeSockets(sockets);
+} finally {
+  for (const s of servers) s.stop();
+  rmSync(dirA, { recursive: true, force: true });
+  rmSync(dirB, { recursive: true, force: true });
+}

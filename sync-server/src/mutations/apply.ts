@@ -198,25 +198,42 @@ async function storedAnswer(
 
 /**
  * A transaction several writes share (a batch, a group commit: coalesce.ts), each write in a
- * savepoint. On PostgreSQL, where every statement is a round trip, a write's savepoint is
- * released by the next one's (`release write; savepoint write`, one round trip) or by the
- * commit, not on its own.
+ * savepoint, or none (`savepoints` false: see WithoutSavepoints). On PostgreSQL, where every
+ * statement is a round trip, a write's savepoint is released by the next one's (`release write;
+ * savepoint write`, one round trip) or by the commit, not on its own.
  */
 export interface SharedTransaction {
   trx: Db;
   /** The change sets of the writes applied so far, for the commit to flush and announce. */
   committed: ChangeSet[];
+  /** Each write in a savepoint of its own (false: none, and a write's failure ends the group). */
+  savepoints: boolean;
   /** The last write's savepoint is still open (PostgreSQL). */
   savepointOpen: boolean;
+  /** Savepoints opened (tests). */
+  opened: number;
 }
 
-export function sharedTransaction(trx: Db): SharedTransaction {
-  return { trx, committed: [], savepointOpen: false };
+export function sharedTransaction(trx: Db, savepoints = true): SharedTransaction {
+  return { trx, committed: [], savepoints, savepointOpen: false, opened: 0 };
+}
+
+/**
+ * A write failed in a group applied without savepoints: its half-done work cannot be undone alone,
+ * so the whole transaction rolls back and the group runs again, each write in its own savepoint
+ * (coalesce.ts). Most groups have no failure at all, and a savepoint and its release are two
+ * statements per write, plus SQLite's copy of every page a write changes (its sub-journal).
+ */
+export class WithoutSavepoints extends Error {
+  constructor(override readonly cause: unknown) {
+    super('a write failed in a group applied without savepoints');
+  }
 }
 
 /**
  * Steps 1-5 of one write inside a shared transaction (a batch, a group commit), its own work in a
- * savepoint: a refusal rolls back that write alone.
+ * savepoint: a refusal rolls back that write alone. Without savepoints, a failure of the write
+ * itself (after its checks) throws WithoutSavepoints.
  */
 export async function applyInSavepoint(
   shared: SharedTransaction,
@@ -233,12 +250,24 @@ export async function applyInSavepoint(
     throw err;
   }
   if ('replay' in prepared) return prepared.replay;
+  if (!shared.savepoints) {
+    const changes = new ChangeSet();
+    try {
+      const answer = await applyParsed({ trx, changes }, caller, entry, prepared.args);
+      shared.committed.push(changes);
+      return { ...answer, changes };
+    } catch (err) {
+      // Its after-rollback work is not run: the group runs again, and this write with it.
+      throw new WithoutSavepoints(err);
+    }
+  }
   const postgres = dialectOf(trx) === 'postgres';
   for (let attempt = 0; ; attempt++) {
     // One write at a time in a transaction: each savepoint is released or rolled back before the
     // next begins, so one name serves all, and its statements are compiled once.
     await executeCompiled(trx, shared.savepointOpen ? RELEASE_AND_SAVEPOINT : SAVEPOINT);
     shared.savepointOpen = true;
+    shared.opened += 1;
     const changes = new ChangeSet();
     try {
       const answer = await applyParsed({ trx, changes }, caller, entry, prepared.args);

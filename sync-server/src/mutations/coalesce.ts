@@ -12,7 +12,7 @@
 import { isRetryableStatus } from '@pingme/shared';
 import { runCompiledDirectly, stopCompiledDirectly } from '../db/compiled';
 import type { Db } from '../db/connection';
-import { isRetryableConflict } from '../db/dialect';
+import { dialectOf, isRetryableConflict } from '../db/dialect';
 import {
   CONFLICT_RETRIES,
   flushChanges,
@@ -23,9 +23,11 @@ import {
 import { errorAnswer, type AppError } from '../errors';
 import {
   BrokenTransaction,
+  WithoutSavepoints,
   applyInSavepoint,
   sharedTransaction,
   type Caller,
+  type SharedTransaction,
   type Entry,
   type EntryAnswer,
 } from './apply';
@@ -57,35 +59,57 @@ interface Waiting {
 export const MAX_GROUP_WRITES = 200;
 
 /**
- * Applies the jobs in one transaction, each write in a savepoint; rejects if it fails to commit.
- * A transaction PostgreSQL gave up on (deadlock, serialization failure) runs again whole.
+ * Applies the jobs in one transaction; rejects if it fails to commit. On SQLite the writes run
+ * first without savepoints: if none fails (most groups), nothing else is needed; if one does, the
+ * transaction rolls back and the group runs again with each write in its own savepoint, where a
+ * refusal rolls back that write alone (apply.ts, WithoutSavepoints). On PostgreSQL every write has
+ * its savepoint from the start. A transaction PostgreSQL gave up on (deadlock, serialization
+ * failure) runs again whole.
  */
 export async function runGroup(
   db: Db,
   announcer: Announcer | undefined,
   jobs: Job[],
+  stats?: GroupStats,
 ): Promise<ItemOutcome[][]> {
+  let savepoints = dialectOf(db) === 'postgres';
   for (let attempt = 0; ; attempt++) {
     try {
-      return await runGroupOnce(db, announcer, jobs);
+      return await runGroupOnce(db, announcer, jobs, savepoints, stats);
     } catch (err) {
+      if (err instanceof WithoutSavepoints && !savepoints) {
+        savepoints = true;
+        if (stats) stats.runAgain += 1;
+        continue;
+      }
       if (!isRetryableConflict(err) || attempt >= CONFLICT_RETRIES) throw err;
     }
   }
+}
+
+/** What groups did, since a coalescer started (tests). */
+export interface GroupStats {
+  /** Groups rolled back and run again with savepoints, after a write failed without them. */
+  runAgain: number;
+  /** Savepoints opened. */
+  savepoints: number;
 }
 
 async function runGroupOnce(
   db: Db,
   announcer: Announcer | undefined,
   jobs: Job[],
+  savepoints: boolean,
+  stats: GroupStats | undefined,
 ): Promise<ItemOutcome[][]> {
   let committed: ChangeSet[] = [];
   const results: ItemOutcome[][] = [];
   let trx;
+  let shared: SharedTransaction | undefined;
   try {
     trx = await db.startTransaction().execute();
     runCompiledDirectly(db, trx);
-    const shared = sharedTransaction(trx);
+    shared = sharedTransaction(trx, savepoints);
     committed = shared.committed;
     for (const job of jobs) {
       const outcomes: ItemOutcome[] = [];
@@ -104,6 +128,7 @@ async function runGroupOnce(
             };
           } catch (err) {
             if (err instanceof BrokenTransaction) throw err.cause;
+            if (err instanceof WithoutSavepoints) throw err;
             outcome = { error: err };
           }
         }
@@ -122,8 +147,12 @@ async function runGroupOnce(
       .execute()
       .catch(() => undefined);
     // A group that runs again registers its after-rollback work again.
-    if (!isRetryableConflict(err)) await settle(committed, 'rolledBack');
+    if (!isRetryableConflict(err) && !(err instanceof WithoutSavepoints)) {
+      await settle(committed, 'rolledBack');
+    }
     throw err;
+  } finally {
+    if (stats && shared) stats.savepoints += shared.opened;
   }
   await settle(committed, 'committed');
   if (announcer && committed.length) announcer.announce(committed);
@@ -145,8 +174,8 @@ export class WriteCoalescer {
   private lanes = 0;
   /** A lane is scheduled and has not yet taken its writes: later writes join its group. */
   private starting = false;
-  /** Commits made and writes they held, since start (tests, metrics). */
-  readonly stats = { groups: 0, writes: 0 };
+  /** Commits made and writes they held, since start (tests, metrics); see also GroupStats. */
+  readonly stats = { groups: 0, writes: 0, runAgain: 0, savepoints: 0 };
 
   /**
    * `maxLanes`: how many groups may be under way at once. SQLite has one connection and one writer:
@@ -248,6 +277,7 @@ export class WriteCoalescer {
         this.db,
         this.announcer,
         group.map((w) => w.job),
+        this.stats,
       );
     } catch (err) {
       for (const w of group) w.reject(err);

@@ -7,7 +7,7 @@
  * person of the ring has a socket open on both, so a send fans out as in benchmark 1.
  *
  *   npx tsx bench/side-by-side.ts --a . --b /tmp/other-tree [--load send] [--connections 50]
- *     [--phase 3] [--rounds 8] [--no-sockets]
+ *     [--phase 3] [--rounds 8] [--no-sockets] [--postgres]
  *
  * --load: send (REST ping sends), batch1 / batch50 (the same as 1- or 50-entry batches), user
  * (GET /api/user). A tree is a checkout with its own sources (`git worktree add`, with
@@ -16,6 +16,8 @@
  * compares one tree with itself. Prints CPU per request and requests/s per round, the mean of
  * B/A - 1 with its standard error, and each server's threads' CPU time. Two processes of one
  * tree differ by up to a few percent: compare a change with that spread (--b the same tree).
+ * --postgres: each server on a PostgreSQL database of its own (B's a copy of A's seeded one), in
+ * one throw-away cluster started for the run (as the cluster bench's), through its Unix socket.
  */
 import { fork } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -27,6 +29,12 @@ import { openDatabase } from '../sync-server/src/db/connection';
 import { cpuMs, serverEnv } from './lib/children';
 import { runLoad, type LoadRequest } from './lib/load';
 import { baseHeaders, makeBatchSender, makeSender } from './lib/requests';
+import {
+  createDatabase,
+  overUnixSocket,
+  startPostgresCluster,
+  type PostgresCluster,
+} from '../sync-server/test/postgres';
 import { DEFAULT_SIZES, seedWorld, type World } from './lib/seed';
 import { closeSockets, openSockets } from './lib/sockets';
 import { meanAndError } from './lib/stats';
@@ -40,6 +48,7 @@ const { values: args } = parseArgs({
     phase: { type: 'string', default: '3' },
     rounds: { type: 'string', default: '8' },
     'no-sockets': { type: 'boolean', default: false },
+    postgres: { type: 'boolean', default: false },
   },
 });
 if (!args.b) {
@@ -131,15 +140,39 @@ for (const [k, v] of Object.entries(process.env)) {
   if (k.startsWith('B_') && v !== undefined) envB[k.slice(2)] = v;
 }
 const servers: Server[] = [];
+let cluster: PostgresCluster | undefined;
 try {
-  const config = loadConfig({ ...process.env, ...serverEnv(dirA) });
-  const opened = await openDatabase(config.dbFile);
+  const databases: Record<string, string>[] = [{}, {}];
+  let location: string | undefined;
+  if (args.postgres) {
+    cluster = await startPostgresCluster({
+      settings: { synchronous_commit: 'off', shared_buffers: '256MB' },
+    });
+    location = await createDatabase(cluster.url);
+  }
+  // On PostgreSQL the session secret is the nodes' own setting: one for the seed and both.
+  if (cluster)
+    databases.forEach((d) => (d.SESSION_SECRET = 'side-by-side-session-secret-0123456789'));
+  const config = loadConfig({ ...process.env, ...serverEnv(dirA), ...databases[0] });
+  const opened = await openDatabase(location ?? config.dbFile);
   const world = await seedWorld(opened.db, config, DEFAULT_SIZES);
   await opened.close();
+  // The data directory holds the secrets that signed the seeded sessions' cookies.
   cpSync(dirA, dirB, { recursive: true });
-  const a = await startServer('A', path.resolve(args.a), serverEnv(dirA));
+  if (cluster && location) {
+    const copy = await createDatabase(cluster.url, new URL(location).pathname.slice(1));
+    [location, copy].forEach((url, i) => {
+      databases[i]!.DATABASE_URL = overUnixSocket(url, cluster!.dir);
+      databases[i]!.DATABASE_POOL_SIZE = '10';
+    });
+  }
+  const a = await startServer('A', path.resolve(args.a), { ...serverEnv(dirA), ...databases[0] });
   servers.push(a);
-  const b = await startServer('B', path.resolve(args.b), { ...serverEnv(dirB), ...envB });
+  const b = await startServer('B', path.resolve(args.b), {
+    ...serverEnv(dirB),
+    ...databases[1],
+    ...envB,
+  });
   servers.push(b);
   const cookies = world.ring.users.map((u) => u.cookie);
   const sockets = args['no-sockets']
@@ -183,6 +216,8 @@ try {
   await closeSockets(sockets);
 } finally {
   for (const s of servers) s.stop();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await cluster?.stop();
   rmSync(dirA, { recursive: true, force: true });
   rmSync(dirB, { recursive: true, force: true });
 }

@@ -221,8 +221,9 @@ export function sharedTransaction(trx: Db, savepoints = true): SharedTransaction
 /**
  * A write failed in a group applied without savepoints: its half-done work cannot be undone alone,
  * so the whole transaction rolls back and the group runs again, each write in its own savepoint
- * (coalesce.ts). Most groups have no failure at all, and a savepoint and its release are two
- * statements per write, plus SQLite's copy of every page a write changes (its sub-journal).
+ * (coalesce.ts). Most groups have no failure at all, and a savepoint costs every write: on SQLite
+ * two statements and a copy of every page the write changes (its sub-journal), on PostgreSQL a
+ * round trip.
  */
 export class WithoutSavepoints extends Error {
   constructor(override readonly cause: unknown) {

@@ -14,6 +14,7 @@ import {
   type TestServer,
 } from '../../test/harness';
 import { within } from '../../test/poll';
+import { describeGroupsWithoutSavepoints } from '../../test/without-savepoints';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -168,3 +169,5 @@ async function sessionsWaitingOnLocks(client: pg.Client): Promise<number> {
   );
   return rows[0]!.n;
 }
+
+describeGroupsWithoutSavepoints(() => server);

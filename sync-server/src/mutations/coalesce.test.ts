@@ -26,6 +26,7 @@ import { openDatabase, type Db, type OpenedDb } from '../db/connection';
 import type { Database } from '../db/schema';
 import type { ChangeSet } from '../db/unit-of-work';
 import { findUserById } from '../db/users';
+import { describeGroupsWithoutSavepoints } from '../../test/without-savepoints';
 import { WriteCoalescer } from './coalesce';
 
 let server: TestServer;
@@ -146,61 +147,7 @@ describe('REST writes that arrive together', () => {
   });
 });
 
-describe('a group on SQLite runs without savepoints until a write fails', () => {
-  it('writes that all succeed open no savepoint and run once', async () => {
-    const people = await ring(6);
-    const release = server.coalescer!.hold();
-    const before = { ...server.coalescer!.stats };
-    const sent = Promise.all(
-      people.map((p, i) =>
-        p.client.post('/api/pings', {
-          promptId: prompt,
-          receiverId: people[(i + 1) % people.length]!.id,
-        }),
-      ),
-    );
-    await until(() => server.coalescer!.waitingJobs === 6);
-    release();
-    expect((await sent).map((a) => a.status)).toEqual(people.map(() => 201));
-    expect(server.coalescer!.stats.groups - before.groups).toBe(1);
-    expect(server.coalescer!.stats.savepoints - before.savepoints).toBe(0);
-    expect(server.coalescer!.stats.runAgain - before.runAgain).toBe(0);
-  });
-
-  it('a write that fails after it wrote sends the group round again, each write in a savepoint: its half is undone, the others commit', async () => {
-    const [a, b, c] = await ring(3);
-    const headers = { 'Idempotency-Key': `again-${a!.id}` };
-    const first = await a!.client.post(
-      '/api/pings',
-      { promptId: prompt, receiverId: b!.id },
-      { headers },
-    );
-    expect(first.status).toBe(201);
-    const release = server.coalescer!.hold();
-    const before = { ...server.coalescer!.stats };
-    // The replay inserts a ping of its own (the server makes a new id), and only then does its
-    // idempotency record meet the stored one: without a savepoint that ping could not be undone
-    // alone.
-    const sent = Promise.all([
-      a!.client.post('/api/pings', { promptId: prompt, receiverId: b!.id }),
-      a!.client.post('/api/pings', { promptId: prompt, receiverId: b!.id }, { headers }),
-      b!.client.post('/api/pings', { promptId: prompt, receiverId: c!.id }),
-    ]);
-    await until(() => server.coalescer!.waitingJobs === 3);
-    release();
-    const [fresh, replay, other] = await sent;
-    expect([fresh.status, replay.status, other.status]).toEqual([201, 201, 201]);
-    expect(replay.body).toEqual(first.body);
-    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
-    expect(server.coalescer!.stats.groups - before.groups).toBe(1);
-    expect(server.coalescer!.stats.runAgain - before.runAgain).toBe(1);
-    expect(server.coalescer!.stats.savepoints - before.savepoints).toBe(3);
-    const toB = (await b!.client.get('/api/pings/recent')).body as { id: string }[];
-    expect(toB.map((p) => p.id).sort()).toEqual([first.body.id, fresh.body.id].sort());
-    const toC = (await c!.client.get('/api/pings/recent')).body as { id: string }[];
-    expect(toC.map((p) => p.id)).toEqual([other.body.id]);
-  });
-});
+describeGroupsWithoutSavepoints(() => server);
 
 describe('batches in a group', () => {
   it('a batch stopped by a transient failure stops only its own entries; a REST write beside it commits', async () => {

@@ -12,7 +12,7 @@
 import { isRetryableStatus } from '@pingme/shared';
 import { runCompiledDirectly, stopCompiledDirectly } from '../db/compiled';
 import type { Db } from '../db/connection';
-import { dialectOf, isRetryableConflict } from '../db/dialect';
+import { isRetryableConflict } from '../db/dialect';
 import {
   CONFLICT_RETRIES,
   flushChanges,
@@ -59,12 +59,11 @@ interface Waiting {
 export const MAX_GROUP_WRITES = 200;
 
 /**
- * Applies the jobs in one transaction; rejects if it fails to commit. On SQLite the writes run
- * first without savepoints: if none fails (most groups), nothing else is needed; if one does, the
- * transaction rolls back and the group runs again with each write in its own savepoint, where a
- * refusal rolls back that write alone (apply.ts, WithoutSavepoints). On PostgreSQL every write has
- * its savepoint from the start. A transaction PostgreSQL gave up on (deadlock, serialization
- * failure) runs again whole.
+ * Applies the jobs in one transaction; rejects if it fails to commit. The writes run first without
+ * savepoints: if none fails (most groups), nothing else is needed; if one does, the transaction
+ * rolls back and the group runs again with each write in its own savepoint, where a refusal rolls
+ * back that write alone (apply.ts, WithoutSavepoints). A transaction PostgreSQL gave up on
+ * (deadlock, serialization failure) runs again whole.
  */
 export async function runGroup(
   db: Db,
@@ -72,7 +71,7 @@ export async function runGroup(
   jobs: Job[],
   stats?: GroupStats,
 ): Promise<ItemOutcome[][]> {
-  let savepoints = dialectOf(db) === 'postgres';
+  let savepoints = false;
   for (let attempt = 0; ; attempt++) {
     try {
       return await runGroupOnce(db, announcer, jobs, savepoints, stats);

@@ -4,6 +4,7 @@
  * tests on SQLite (coalesce.test.ts) and PostgreSQL (coalesce.pg.test.ts).
  */
 import { describe, expect, it } from 'vitest';
+import { SAVEPOINT_GROUPS_AFTER_FAILURE } from '../src/mutations/coalesce';
 import { makeFriends, makeUser, type MadeUser, type TestServer } from './harness';
 
 export function describeGroupsWithoutSavepoints(serverOf: () => TestServer): void {
@@ -29,9 +30,25 @@ export function describeGroupsWithoutSavepoints(serverOf: () => TestServer): voi
     return sent;
   }
 
+  /**
+   * Sends from `from` to `to`, one group each, until a group opens no savepoint: after an earlier
+   * group ran again (an earlier test's), the next SAVEPOINT_GROUPS_AFTER_FAILURE take them first.
+   */
+  async function untilWithoutSavepoints(from: MadeUser, to: MadeUser, prompt: string) {
+    const stats = serverOf().coalescer!.stats;
+    for (let i = 0; i <= SAVEPOINT_GROUPS_AFTER_FAILURE; i++) {
+      const before = stats.savepoints;
+      const sent = await from.client.post('/api/pings', { promptId: prompt, receiverId: to.id });
+      expect(sent.status).toBe(201);
+      if (stats.savepoints === before) return;
+    }
+    throw new Error('every group still takes savepoints');
+  }
+
   describe('a group runs without savepoints until a write fails', () => {
     it('writes that all succeed open no savepoint and run once', async () => {
       const { people, prompt } = await ring(6);
+      await untilWithoutSavepoints(people[4]!, people[5]!, prompt);
       const stats = serverOf().coalescer!.stats;
       const before = { ...stats };
       const answers = await inOneGroup(5, () =>
@@ -61,6 +78,7 @@ export function describeGroupsWithoutSavepoints(serverOf: () => TestServer): voi
           { promptId: prompt, receiverId: to.id },
           h ? { headers: h } : {},
         );
+      await untilWithoutSavepoints(b!, c!, prompt);
       const first = await send(a!, b!, headers);
       expect(first.status).toBe(201);
       const stats = serverOf().coalescer!.stats;
@@ -80,7 +98,37 @@ export function describeGroupsWithoutSavepoints(serverOf: () => TestServer): voi
       const toB = (await b!.client.get('/api/pings/recent')).body as { id: string }[];
       expect(toB.map((p) => p.id).sort()).toEqual([first.body.id, fresh.body.id].sort());
       const toC = (await c!.client.get('/api/pings/recent')).body as { id: string }[];
-      expect(toC.map((p) => p.id)).toEqual([other.body.id]);
+      expect(toC.map((p) => p.id)).toContain(other.body.id);
+    });
+
+    it('after a group ran again, the next groups take savepoints from the start, then go without again', async () => {
+      const {
+        people: [a, b],
+        prompt,
+      } = await ring(2);
+      await untilWithoutSavepoints(a!, b!, prompt);
+      const stats = serverOf().coalescer!.stats;
+      const headers = { 'Idempotency-Key': `after-${a!.id}` };
+      const send = (h?: Record<string, string>) =>
+        a!.client.post(
+          '/api/pings',
+          { promptId: prompt, receiverId: b!.id },
+          h ? { headers: h } : {},
+        );
+      const first = await send(headers);
+      const ranAgain = stats.runAgain;
+      // A replay alone: its write fails without a savepoint, and its group runs again.
+      expect((await send(headers)).body).toEqual(first.body);
+      expect(stats.runAgain - ranAgain).toBe(1);
+      for (let i = 0; i < SAVEPOINT_GROUPS_AFTER_FAILURE; i++) {
+        const before = { ...stats };
+        expect((await send()).status).toBe(201);
+        expect(stats.savepoints - before.savepoints).toBe(1);
+        expect(stats.runAgain - before.runAgain).toBe(0);
+      }
+      const before = stats.savepoints;
+      expect((await send()).status).toBe(201);
+      expect(stats.savepoints - before).toBe(0);
     });
   });
 }

@@ -59,6 +59,13 @@ interface Waiting {
 export const MAX_GROUP_WRITES = 200;
 
 /**
+ * After a group had to run again, this many next groups take their savepoints from the start: a
+ * client whose writes keep failing (a replaying outbox, a stream of refusals) would otherwise make
+ * every group run twice; so it costs at most one group in this many and one.
+ */
+export const SAVEPOINT_GROUPS_AFTER_FAILURE = 8;
+
+/**
  * Applies the jobs in one transaction; rejects if it fails to commit. The writes run first without
  * savepoints: if none fails (most groups), nothing else is needed; if one does, the transaction
  * rolls back and the group runs again with each write in its own savepoint, where a refusal rolls
@@ -70,8 +77,9 @@ export async function runGroup(
   announcer: Announcer | undefined,
   jobs: Job[],
   stats?: GroupStats,
+  savepointsFirst = false,
 ): Promise<ItemOutcome[][]> {
-  let savepoints = false;
+  let savepoints = savepointsFirst;
   for (let attempt = 0; ; attempt++) {
     try {
       return await runGroupOnce(db, announcer, jobs, savepoints, stats);
@@ -175,6 +183,8 @@ export class WriteCoalescer {
   private starting = false;
   /** Commits made and writes they held, since start (tests, metrics); see also GroupStats. */
   readonly stats = { groups: 0, writes: 0, runAgain: 0, savepoints: 0 };
+  /** Groups still to run with savepoints from the start (SAVEPOINT_GROUPS_AFTER_FAILURE). */
+  private savepointGroups = 0;
 
   /**
    * `maxLanes`: how many groups may be under way at once. SQLite has one connection and one writer:
@@ -271,13 +281,18 @@ export class WriteCoalescer {
   private async runNext(group: Waiting[]): Promise<void> {
     const writes = group.reduce((n, w) => n + w.job.items.length, 0);
     let results: ItemOutcome[][];
+    const savepointsFirst = this.savepointGroups > 0;
+    if (savepointsFirst) this.savepointGroups -= 1;
+    const ranAgain = this.stats.runAgain;
     try {
       results = await runGroup(
         this.db,
         this.announcer,
         group.map((w) => w.job),
         this.stats,
+        savepointsFirst,
       );
+      if (this.stats.runAgain > ranAgain) this.savepointGroups = SAVEPOINT_GROUPS_AFTER_FAILURE;
     } catch (err) {
       for (const w of group) w.reject(err);
       return;

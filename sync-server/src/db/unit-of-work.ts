@@ -4,7 +4,7 @@
  * of announcements (`new_ping`, pokes, Web Push) that go out only once it has committed.
  *
  * A REST call runs one unit in its own transaction (`runUnit`); a batch runs each entry as a unit
- * inside one shared transaction, each in its own savepoint (sync/batch.ts), and announces after
+ * inside one shared transaction, each all-or-nothing (mutations/coalesce.ts), and announces after
  * the one commit. Either way the change-log rows of every unit that stands are written last, just
  * before the commit (flushChanges): each person's counter is held from there to the commit only.
  */

@@ -1,7 +1,7 @@
 /**
  * Applying mutations in-process, in the numbered steps of docs/sync.md ("Mutations" and "Batch"):
- * one REST call is one unit in its own transaction; a batch is one transaction with a savepoint
- * per entry, committed once. Either way an entry is answered with the status and body its REST
+ * one REST call is one unit in its own transaction; a batch is one transaction, each entry
+ * all-or-nothing (without savepoints until one fails: coalesce.ts), committed once. Either way an entry is answered with the status and body its REST
  * call answers, and announcements go out only after the commit.
  */
 import { createHash } from 'node:crypto';

@@ -2,10 +2,10 @@
  * Group commit (docs/performance.md, "One commit for many writes"). SQLite has one writer, so
  * concurrent writes wait for each other anyway; here the writes that arrive while one commit is
  * under way (REST calls and whole batches alike) are applied together in the next transaction,
- * each write in its own savepoint, and committed once: the commit (most of a small write's cost)
- * is paid once per group, and the pages several writes touch go to the WAL once. Each write still
- * gets its own answer, and only after the commit that holds it; a refusal rolls back its
- * savepoint alone; if the commit itself fails, every write of the group fails and nothing of it
+ * each write all-or-nothing (runGroup: without savepoints until one fails), and committed once:
+ * the commit (most of a small write's cost) is paid once per group, and the pages several writes
+ * touch go to the WAL once. Each write still gets its own answer, and only after the commit that
+ * holds it; a refusal undoes that write alone; if the commit itself fails, every write of the group fails and nothing of it
  * is announced. On PostgreSQL a node runs up to DATABASE_WRITE_TRANSACTIONS groups at once (its
  * "lanes"), each on a connection of its own; on SQLite one.
  */

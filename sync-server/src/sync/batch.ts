@@ -1,7 +1,7 @@
 /**
  * POST /api/sync/batch, in the numbered steps of docs/sync.md ("Batch"): the caller is signed in
  * once; each entry names a mutation (or, written by an older app, its REST call) and is applied
- * in-process, in order, each in its own savepoint of a shared transaction (mutations/coalesce.ts).
+ * in-process, in order, each all-or-nothing in a shared transaction (mutations/coalesce.ts).
  */
 import {
   BATCH_NOT_ATTEMPTED,
@@ -136,8 +136,8 @@ export function batchResponseJson(results: readonly BatchAnswer[]): string {
 }
 
 /**
- * The entries of one batch as one job (mutations/coalesce.ts): in order, each in its own
- * savepoint, stopping at a transient failure; committed with the other writes of its group (or
+ * The entries of one batch as one job (mutations/coalesce.ts): in order, each all-or-nothing,
+ * stopping at a transient failure; committed with the other writes of its group (or
  * alone when WRITE_COALESCING is off). If that commit fails, every entry is a transient failure.
  */
 export async function runBatch(

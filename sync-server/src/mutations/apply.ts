@@ -214,7 +214,7 @@ export interface SharedTransaction {
   opened: number;
 }
 
-export function sharedTransaction(trx: Db, savepoints = true): SharedTransaction {
+export function sharedTransaction(trx: Db, savepoints: boolean): SharedTransaction {
   return { trx, committed: [], savepoints, savepointOpen: false, opened: 0 };
 }
 

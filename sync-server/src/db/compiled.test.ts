@@ -68,6 +68,39 @@ describe('compiledOnce', () => {
       });
   });
 
+  it('binds a list argument element by element, compiled once per length of the list', async () => {
+    const people = [await person(11), await person(12), await person(13)];
+    const [a, b, c] = people.map((p) => p.id) as [string, string, string];
+    const named = compiledOnce((d: typeof opened.db, ids: string[], name: string) =>
+      d
+        .selectFrom('users')
+        .select(['id', 'firstName'])
+        .where('id', 'in', ids)
+        .where('firstName', '!=', name)
+        .orderBy('id'),
+    );
+    const ids = async (list: string[], name = 'nobody') =>
+      (await named(db(), list, name)).rows.map((r) => r.id);
+    expect(await ids([a])).toEqual([a]);
+    expect(await ids([c, a, b])).toEqual([a, b, c]);
+    // The same lengths again with other values: the values of this call, not the first one's.
+    expect(await ids([b])).toEqual([b]);
+    expect(await ids([c, 'none', a], 'First13')).toEqual([a]);
+    expect(await ids([])).toEqual([]);
+    // An element used for more than its value is refused, as a scalar argument is.
+    const shaped = compiledOnce((d: typeof opened.db, list: string[]) =>
+      d
+        .selectFrom('users')
+        .select('id')
+        .where(
+          'id',
+          'in',
+          list.map((x) => x.toUpperCase()),
+        ),
+    );
+    await expect(async () => shaped(db(), ['x'])).rejects.toThrow(/not bound as-is|unused/);
+  });
+
   it('refuses an argument that is not bound as a parameter as-is', async () => {
     const lowered = compiledOnce((d: typeof opened.db, email: string) =>
       d.selectFrom('users').select('id').where('email', '=', email.toLowerCase()),

@@ -25,27 +25,43 @@ interface Template<R> {
   query: CompiledQuery<R>;
   /** For each parameter of the SQL: the index of the argument bound there, or -1 (a constant). */
   slots: number[];
+  /** For each parameter from a list argument: the element's index in it (else -1). */
+  elements: number[];
 }
 
 /**
- * Wraps a query builder whose arguments are all bound as parameters (values, never shapes: no
- * lists, nothing that changes the SQL) into a function that compiles it once. On first use each
+ * Templates one query keeps, at most: one per dialect and length of each list argument. Loads
+ * are chunked (chunks.ts, 500 ids), so a list query needs at most a few hundred.
+ */
+const MAX_TEMPLATES = 1024;
+
+/**
+ * Wraps a query builder whose arguments are all bound as parameters (values, never shapes:
+ * nothing that changes the SQL) into a function that compiles it once. On first use each
  * argument is replaced by a marker to learn which parameters it fills; an argument that is not
  * bound as-is (transformed, or used for the query's shape) is refused there and then.
+ * An array argument is a list of values (`where id in (…)`): each element must be bound as-is,
+ * and the query is compiled once per length of the list (an empty list too: what the builder
+ * makes of it, it makes once).
  */
 export function compiledOnce<A extends unknown[], R>(
   build: (db: Db, ...args: A) => Compilable<R>,
 ): (db: Db, ...args: A) => Promise<QueryResult<R>> {
-  const templates = new Map<DialectName, Template<R>>();
+  const templates = new Map<string, Template<R>>();
   return (db, ...args) => {
-    const dialect = dialectOf(db);
-    let template = templates.get(dialect);
+    let key: string = dialectOf(db);
+    for (const a of args) if (Array.isArray(a)) key += `,${a.length}`;
+    let template = templates.get(key);
     if (!template) {
-      template = compileTemplate(db, build, args.length);
-      templates.set(dialect, template);
+      template = compileTemplate(db, build, args);
+      if (templates.size < MAX_TEMPLATES) templates.set(key, template);
     }
-    const { query, slots } = template;
-    const parameters = slots.map((slot, i) => (slot < 0 ? query.parameters[i] : args[slot]));
+    const { query, slots, elements } = template;
+    const parameters = slots.map((slot, i) => {
+      if (slot < 0) return query.parameters[i];
+      const at = elements[i]!;
+      return at < 0 ? args[slot] : (args[slot] as unknown[])[at];
+    });
     return executeCompiled<R>(db, { ...query, parameters });
   };
 }
@@ -140,18 +156,35 @@ function runDirect<R>(connection: DirectConnection, query: CompiledQuery<R>): Qu
 function compileTemplate<A extends unknown[], R>(
   db: Db,
   build: (db: Db, ...args: A) => Compilable<R>,
-  arity: number,
+  args: A,
 ): Template<R> {
-  const marks = Array.from({ length: arity }, (_, k) => `${MARK}${k}`);
-  const query = build(db, ...(marks as unknown as A)).compile();
-  const slots = query.parameters.map((p) => {
-    if (typeof p !== 'string' || !p.includes(MARK)) return -1;
-    const k = marks.indexOf(p);
-    if (k < 0) throw new Error(`compiledOnce: an argument is not bound as-is in ${query.sql}`);
-    return k;
+  // Where each marker stands: its argument and, for an element of a list, its index there.
+  const where = new Map<string, [number, number]>();
+  const marked = args.map((a, k) => {
+    if (!Array.isArray(a)) {
+      where.set(`${MARK}${k}`, [k, -1]);
+      return `${MARK}${k}`;
+    }
+    return a.map((_, j) => {
+      where.set(`${MARK}${k}.${j}`, [k, j]);
+      return `${MARK}${k}.${j}`;
+    });
   });
-  for (let k = 0; k < arity; k++) {
-    if (!slots.includes(k)) throw new Error(`compiledOnce: argument ${k} unused in ${query.sql}`);
+  const query = build(db, ...(marked as A)).compile();
+  const slots: number[] = [];
+  const elements: number[] = [];
+  const used = new Set<string>();
+  for (const p of query.parameters) {
+    const at = typeof p === 'string' ? where.get(p) : undefined;
+    if (!at && typeof p === 'string' && p.includes(MARK)) {
+      throw new Error(`compiledOnce: an argument is not bound as-is in ${query.sql}`);
+    }
+    slots.push(at ? at[0] : -1);
+    elements.push(at ? at[1] : -1);
+    if (at) used.add(p as string);
   }
-  return { query, slots };
+  for (const [marker, [k]] of where) {
+    if (!used.has(marker)) throw new Error(`compiledOnce: argument ${k} unused in ${query.sql}`);
+  }
+  return { query, slots, elements };
 }

@@ -7,10 +7,11 @@
  * person of the ring has a socket open on both, so a send fans out as in benchmark 1.
  *
  *   npx tsx bench/side-by-side.ts --a . --b /tmp/other-tree [--load send] [--connections 50]
- *     [--phase 3] [--rounds 8] [--no-sockets] [--postgres]
+ *     [--phase 3] [--rounds 8] [--no-sockets] [--postgres] [--profile <dir>]
  *
  * --load: send (REST ping sends), batch1 / batch50 (the same as 1- or 50-entry batches), user
- * (GET /api/user). A tree is a checkout with its own sources (`git worktree add`, with
+ * (GET /api/user), mixed (benchmark 3's mixed load), or one kind of it alone: reaction, pull, read
+ * (mark-all-read). A tree is a checkout with its own sources (`git worktree add`, with
  * node_modules and sync-server/node_modules linked from this one). Variables named `B_<NAME>` in
  * the environment reach server B only, as `<NAME>`: a knock-out behind an environment variable
  * compares one tree with itself. Prints CPU per request and requests/s per round, the mean of
@@ -18,6 +19,8 @@
  * tree differ by up to a few percent: compare a change with that spread (--b the same tree).
  * --postgres: each server on a PostgreSQL database of its own (B's a copy of A's seeded one), in
  * one throw-away cluster started for the run (as the cluster bench's), through its Unix socket.
+ * --profile <dir>: server A runs with --cpu-prof and writes its profile there when it stops
+ * (summarise it with bench/profile.ts).
  */
 import { fork } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -25,9 +28,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../sync-server/src/config';
+import { countersOf } from '../sync-server/src/db/changes';
 import { openDatabase } from '../sync-server/src/db/connection';
 import { cpuMs, serverEnv } from './lib/children';
 import { runLoad, type LoadRequest } from './lib/load';
+import { makeMixed } from './benches/sustained';
 import { baseHeaders, makeBatchSender, makeSender } from './lib/requests';
 import {
   createDatabase,
@@ -44,6 +49,7 @@ const { values: args } = parseArgs({
     a: { type: 'string', default: '.' },
     b: { type: 'string' },
     load: { type: 'string', default: 'send' },
+    profile: { type: 'string' },
     connections: { type: 'string', default: '50' },
     phase: { type: 'string', default: '3' },
     rounds: { type: 'string', default: '8' },
@@ -53,11 +59,11 @@ const { values: args } = parseArgs({
 });
 if (!args.b) {
   console.error(
-    'usage: tsx bench/side-by-side.ts --a <tree> --b <tree> [--load send|batch1|batch50|user]',
+    'usage: tsx bench/side-by-side.ts --a <tree> --b <tree> [--load send|batch1|batch50|user|mixed|reaction|pull|read]',
   );
   process.exit(2);
 }
-const LOADS = ['send', 'batch1', 'batch50', 'user'] as const;
+const LOADS = ['send', 'batch1', 'batch50', 'user', 'mixed', 'reaction', 'pull', 'read'] as const;
 type Load = (typeof LOADS)[number];
 if (!LOADS.includes(args.load as Load)) throw new Error(`unknown load ${args.load}`);
 const load = args.load as Load;
@@ -65,8 +71,22 @@ const connections = Number(args.connections);
 const phaseS = Number(args.phase);
 const rounds = Number(args.rounds);
 
+type Requests = Pick<Parameters<typeof runLoad>[0], 'setupRequest' | 'onResponse'>;
+/** The mixed load (or one kind of it) of each server, kept across phases for its pull cursors. */
+const mixes = new Map<string, ReturnType<typeof makeMixed>>();
+
 /** The requests of the load, against the server at `url`. */
-function requestsOf(world: World, url: string): (req: LoadRequest) => LoadRequest {
+function requestsOf(world: World, url: string, cursors: ReadonlyMap<string, number>): Requests {
+  if (load === 'mixed' || load === 'reaction' || load === 'pull' || load === 'read') {
+    let mix = mixes.get(url);
+    if (!mix)
+      mixes.set(url, (mix = makeMixed(world, url, cursors, load === 'mixed' ? undefined : load)));
+    return { setupRequest: mix.setupRequest, onResponse: mix.onResponse };
+  }
+  return { setupRequest: restRequestsOf(world, url) };
+}
+
+function restRequestsOf(world: World, url: string): (req: LoadRequest) => LoadRequest {
   switch (load) {
     case 'send':
       return makeSender(world, url);
@@ -95,13 +115,23 @@ interface Server {
 }
 
 /** The server of `tree`, on its own port, configured from `env` like `npm start`. */
-async function startServer(name: string, tree: string, env: Record<string, string>) {
+async function startServer(
+  name: string,
+  tree: string,
+  env: Record<string, string>,
+  cpuProfDir?: string,
+) {
   const pkg = JSON.parse(readFileSync(path.join(tree, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
   const heapFlags = pkg.scripts.serve!.split(/\s+/).filter((f) => f.startsWith('--max-'));
   const proc = fork(path.join(tree, 'sync-server', 'test', 'server-child.ts'), [], {
-    execArgv: ['--import', 'tsx', ...heapFlags],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...heapFlags,
+      ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []),
+    ],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     cwd: tree,
@@ -156,6 +186,11 @@ try {
   const config = loadConfig({ ...process.env, ...serverEnv(dirA), ...databases[0] });
   const opened = await openDatabase(location ?? config.dbFile);
   const world = await seedWorld(opened.db, config, DEFAULT_SIZES);
+  // Where each person's pulls start (the mixed load's): both servers' databases are this one.
+  const cursors = await countersOf(
+    opened.db,
+    world.ring.users.map((u) => u.id),
+  );
   await opened.close();
   // The data directory holds the secrets that signed the seeded sessions' cookies.
   cpSync(dirA, dirB, { recursive: true });
@@ -166,7 +201,12 @@ try {
       databases[i]!.DATABASE_POOL_SIZE = '10';
     });
   }
-  const a = await startServer('A', path.resolve(args.a), { ...serverEnv(dirA), ...databases[0] });
+  const a = await startServer(
+    'A',
+    path.resolve(args.a),
+    { ...serverEnv(dirA), ...databases[0] },
+    args.profile && path.resolve(args.profile),
+  );
   servers.push(a);
   const b = await startServer('B', path.resolve(args.b), {
     ...serverEnv(dirB),
@@ -185,7 +225,7 @@ try {
       url: s.url,
       connections,
       durationS,
-      setupRequest: requestsOf(world, s.url),
+      ...requestsOf(world, s.url, cursors),
     });
     if (r.non2xx + r.errors > 0) console.error(`  ${s.name}: failures`, r.statusCounts);
     return { cpuMs: (cpuMs(s.pid) - before) / r.requests, rps: r.rps };

@@ -1,6 +1,8 @@
 /**
- * `npx tsx bench/statements.ts [--sends 2000] [--batch [--entries 50]]`: every SQLite statement one ping send
- * runs, with its time, measured in-process (docs/performance.md, "What limits them").
+ * `npx tsx bench/statements.ts [--sends 2000] [--batch [--entries 50]] [--mixed]`: every SQLite
+ * statement one ping send runs, with its time, measured in-process (docs/performance.md, "What
+ * limits them"). --mixed: benchmark 3's mixed load (sends, reactions, pulls, mark-all-read)
+ * instead, figures per request of the mix.
  * Seeds a small world in a temporary DATA_DIR, starts the sync server in this process with the
  * ring's sockets open, sends pings one at a time over loopback (REST, or one-entry batches with
  * --batch) and prints, per send, how often each SQL text ran and the time spent in better-sqlite3
@@ -13,8 +15,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { loadConfig } from '../sync-server/src/config';
+import { countersOf } from '../sync-server/src/db/changes';
 import { openDatabase } from '../sync-server/src/db/connection';
 import { startServer } from '../sync-server/src/server';
+import { makeMixed } from './benches/sustained';
 import { makeBatchSender, makeSender } from './lib/requests';
 import { seedWorld } from './lib/seed';
 import { closeSockets, openSockets } from './lib/sockets';
@@ -23,6 +27,8 @@ const { values: args } = parseArgs({
   options: {
     sends: { type: 'string', default: '2000' },
     batch: { type: 'boolean', default: false },
+    /** Benchmark 3's mixed load instead of sends (figures per request of the mix). */
+    mixed: { type: 'boolean', default: false },
     /** Sends per batch with --batch (a device catching up sends 50): figures stay per send. */
     entries: { type: 'string', default: '1' },
     /** Sends in flight at once (writes then share commits, as under load). */
@@ -91,20 +97,25 @@ const sockets = await openSockets(
   world.ring.users.map((u) => u.cookie),
 );
 try {
-  const make = args.batch
+  const ringIds = world.ring.users.map((u) => u.id);
+  const mix = args.mixed
+    ? makeMixed(world, server.url, await countersOf(server.database.db, ringIds))
+    : undefined;
+  const send = args.batch
     ? makeBatchSender(world, server.url, perBatch)
     : makeSender(world, server.url);
   const one = async () => {
-    const r = make({});
+    const context: Record<string, unknown> = {};
+    const r = mix ? mix.setupRequest({}, context) : send({});
     const res = await fetch(server.url + r.path!, {
       method: r.method!,
       headers: r.headers as Record<string, string>,
       body: r.body as string,
     });
     const text = await res.text();
-    if (res.status !== 201 && !(args.batch && /"status":201/.test(text))) {
-      throw new Error(`send answered ${res.status}: ${text}`);
-    }
+    mix?.onResponse(res.status, text, context);
+    const ok = mix ? res.ok : res.status === 201 || (args.batch && /"status":201/.test(text));
+    if (!ok) throw new Error(`${r.method} ${r.path} answered ${res.status}: ${text}`);
   };
   for (let i = 0; i < 300; i++) await one(); // warm-up
   await server.push.idle();

@@ -30,7 +30,17 @@ export interface SustainedResult {
   byKind: Record<Kind, { requests: number; non2xx: number }>;
 }
 
-export function makeMixed(world: World, url: string, startCursors: ReadonlyMap<string, number>) {
+/**
+ * The mixed load's requests against `url`, and its answers counted by kind. `only` keeps one kind
+ * of the mix (bench/side-by-side.ts measures each on its own).
+ */
+export function makeMixed(
+  world: World,
+  url: string,
+  startCursors: ReadonlyMap<string, number>,
+  only?: Kind,
+) {
+  const mix = only ? [only] : MIX;
   const users = world.ring.users;
   const byId = new Map(users.map((u) => [u.id, u]));
   const cursors = users.map((u) => startCursors.get(u.id) ?? 0);
@@ -46,7 +56,7 @@ export function makeMixed(world: World, url: string, startCursors: ReadonlyMap<s
     read: { requests: 0, non2xx: 0 },
   };
   const setupRequest = (req: LoadRequest, context: Record<string, unknown>): LoadRequest => {
-    const kind = MIX[n++ % MIX.length]!;
+    const kind = mix[n++ % mix.length]!;
     context.kind = kind;
     switch (kind) {
       case 'send':

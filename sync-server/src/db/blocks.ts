@@ -8,6 +8,7 @@ import type { UserSummary } from '@pingme/shared';
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from './connection';
 import { chunks } from './chunks';
+import { compiledOnce } from './compiled';
 import type { Database } from './schema';
 import { linksAnyOf, linksBoth } from './two-people';
 
@@ -21,6 +22,14 @@ export async function isBlockedEitherWay(db: Db, a: string, b: string): Promise<
   return row !== undefined;
 }
 
+/** A pull, a reaction and a read mark ask it: compiled once per length of the list. */
+const blocksAmongQuery = compiledOnce((db: Db, me: string, others: string[]) =>
+  db
+    .selectFrom('blocks')
+    .select(['blockerId', 'blockedId', 'createdAt'])
+    .where((eb) => linksAnyOf(eb, 'blockerId', 'blockedId', me, others)),
+);
+
 /**
  * The people among `others` with a block between them and `me` (either way), each with the time
  * the earliest block still in force began.
@@ -32,11 +41,7 @@ export async function blocksWith(
 ): Promise<Map<string, string>> {
   const since = new Map<string, string>();
   for (const part of chunks([...new Set(others)])) {
-    const rows = await db
-      .selectFrom('blocks')
-      .select(['blockerId', 'blockedId', 'createdAt'])
-      .where((eb) => linksAnyOf(eb, 'blockerId', 'blockedId', me, part))
-      .execute();
+    const { rows } = await blocksAmongQuery(db, me, part);
     for (const r of rows) {
       const other = r.blockerId === me ? r.blockedId : r.blockerId;
       const known = since.get(other);

@@ -144,13 +144,14 @@ export async function recordChange(
   );
 }
 
+/** Every pull reads both: compiled once. */
+const counterQuery = compiledOnce((db: Db, userId: string) =>
+  db.selectFrom('changeCounters').select(['seq', 'floor']).where('userId', '=', userId),
+);
+
 /** A person's newest change number and the highest one pruned (0 and 0 before any change). */
 export async function counterOf(db: Db, userId: string): Promise<{ seq: number; floor: number }> {
-  const r = await db
-    .selectFrom('changeCounters')
-    .select(['seq', 'floor'])
-    .where('userId', '=', userId)
-    .executeTakeFirst();
+  const [r] = (await counterQuery(db, userId)).rows;
   return r ? { seq: Number(r.seq), floor: Number(r.floor) } : { seq: 0, floor: 0 };
 }
 
@@ -168,6 +169,16 @@ export async function countersOf(db: Db, userIds: string[]): Promise<Map<string,
   return out;
 }
 
+const changesAfterQuery = compiledOnce((db: Db, userId: string, afterSeq: number, limit: number) =>
+  db
+    .selectFrom('changes')
+    .select(['seq', 'entity', 'entityId', 'op'])
+    .where('userId', '=', userId)
+    .where('seq', '>', afterSeq)
+    .orderBy('seq')
+    .limit(limit),
+);
+
 /** userId's rows with seq above `afterSeq`, ascending, at most `limit` of them. */
 export async function changesAfter(
   db: Db,
@@ -175,14 +186,7 @@ export async function changesAfter(
   afterSeq: number,
   limit: number,
 ): Promise<{ seq: number; entity: string; entityId: string; op: ChangeOp }[]> {
-  return db
-    .selectFrom('changes')
-    .select(['seq', 'entity', 'entityId', 'op'])
-    .where('userId', '=', userId)
-    .where('seq', '>', afterSeq)
-    .orderBy('seq')
-    .limit(limit)
-    .execute();
+  return (await changesAfterQuery(db, userId, afterSeq, limit)).rows;
 }
 
 /**

@@ -11,19 +11,45 @@ import { nowIso } from './connection';
 import type { NewPing } from './ping-sends';
 import type { PingRow } from './schema';
 import { chunks, loadInOrder, readInChunks } from './chunks';
+import { compiledOnce } from './compiled';
 import { involves, linksBoth } from './two-people';
 
 // ---------- people ----------
 
+// The reads of every ping loaded (a pull, a reaction, a read mark): compiled once per length of
+// their list of ids (compiled.ts).
+const summariesQuery = compiledOnce((db: Db, ids: string[]) =>
+  db
+    .selectFrom('users')
+    .select(['id', 'firstName', 'lastName', 'profileImageUrl'])
+    .where('id', 'in', ids),
+);
+const visiblePingsQuery = compiledOnce((db: Db, ids: string[], viewerId: string) =>
+  db
+    .selectFrom('pings')
+    .selectAll()
+    .where('id', 'in', ids)
+    .where((eb) => involves(eb, 'senderId', 'receiverId', viewerId)),
+);
+const reactionsQuery = compiledOnce((db: Db, pingIds: string[]) =>
+  db
+    .selectFrom('reactions')
+    .selectAll()
+    .where('pingId', 'in', pingIds)
+    .orderBy('createdAt')
+    .orderBy('id'),
+);
+const bookmarkedQuery = compiledOnce((db: Db, viewerId: string, pingIds: string[]) =>
+  db
+    .selectFrom('moments')
+    .select('pingId')
+    .where('userId', '=', viewerId)
+    .where('pingId', 'in', pingIds),
+);
+
 /** Summaries of the given people, one query per chunk. */
 export async function userSummaries(db: Db, ids: string[]): Promise<Map<string, UserSummary>> {
-  const rows = await readInChunks(ids, (part) =>
-    db
-      .selectFrom('users')
-      .select(['id', 'firstName', 'lastName', 'profileImageUrl'])
-      .where('id', 'in', part)
-      .execute(),
-  );
+  const rows = await readInChunks(ids, async (part) => (await summariesQuery(db, part)).rows);
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -47,12 +73,7 @@ export function newPingsAsSent(rows: NewPing[], people: Map<string, UserSummary>
  */
 export async function loadPings(db: Db, viewerId: string, ids: string[]): Promise<Ping[]> {
   return loadInOrder(ids, async (part) => {
-    const rows = await db
-      .selectFrom('pings')
-      .selectAll()
-      .where('id', 'in', part)
-      .where((eb) => involves(eb, 'senderId', 'receiverId', viewerId))
-      .execute();
+    const { rows } = await visiblePingsQuery(db, part, viewerId);
     return pingsAsSeen(db, viewerId, rows);
   });
 }
@@ -68,19 +89,8 @@ export async function pingsAsSeen(db: Db, viewerId: string, rows: PingRow[]): Pr
     db,
     rows.flatMap((r) => [r.senderId, r.receiverId]),
   );
-  const reactions = await db
-    .selectFrom('reactions')
-    .selectAll()
-    .where('pingId', 'in', pingIds)
-    .orderBy('createdAt')
-    .orderBy('id')
-    .execute();
-  const bookmarked = await db
-    .selectFrom('moments')
-    .select('pingId')
-    .where('userId', '=', viewerId)
-    .where('pingId', 'in', pingIds)
-    .execute();
+  const { rows: reactions } = await reactionsQuery(db, pingIds);
+  const { rows: bookmarked } = await bookmarkedQuery(db, viewerId, pingIds);
   const marks = new Set(bookmarked.map((m) => m.pingId));
   const unreadToSender = await readsAfterABlock(db, viewerId, rows);
   const found = new Map(
@@ -181,15 +191,8 @@ export async function findPing(db: Db, id: string): Promise<PingRow | undefined>
   return db.selectFrom('pings').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/**
- * The ping, and whether a block stands between its two people (either way), in one statement
- * (a reaction asks both).
- */
-export async function findPingAndBlock(
-  db: Db,
-  id: string,
-): Promise<{ ping: PingRow; blocked: boolean } | undefined> {
-  const row = await db
+const pingAndBlockQuery = compiledOnce((db: Db, id: string) =>
+  db
     .selectFrom('pings as p')
     .selectAll('p')
     .select((eb) =>
@@ -210,8 +213,18 @@ export async function findPingAndBlock(
         )
         .as('blockedEitherWay'),
     )
-    .where('p.id', '=', id)
-    .executeTakeFirst();
+    .where('p.id', '=', id),
+);
+
+/**
+ * The ping, and whether a block stands between its two people (either way), in one statement
+ * (a reaction asks both; compiled once).
+ */
+export async function findPingAndBlock(
+  db: Db,
+  id: string,
+): Promise<{ ping: PingRow; blocked: boolean } | undefined> {
+  const [row] = (await pingAndBlockQuery(db, id)).rows;
   if (!row) return undefined;
   const { blockedEitherWay, ...ping } = row;
   // PostgreSQL answers a boolean, SQLite 0 or 1.
@@ -298,25 +311,24 @@ export async function markRead(db: Db, id: string, receiverId: string): Promise<
   return Number(r.numUpdatedRows) > 0;
 }
 
-/** Marks every unread ping of a receiver read; answers the pings it changed. */
+const unreadQuery = compiledOnce((db: Db, receiverId: string) =>
+  db
+    .selectFrom('pings')
+    .select(['id', 'senderId'])
+    .where('receiverId', '=', receiverId)
+    .where('isRead', '=', 0),
+);
+const markReadQuery = compiledOnce((db: Db, ids: string[], readAt: string) =>
+  db.updateTable('pings').set({ isRead: 1, readAt }).where('id', 'in', ids).where('isRead', '=', 0),
+);
+
+/** Marks every unread ping of a receiver read; answers the pings it changed (compiled once). */
 export async function markAllRead(
   db: Db,
   receiverId: string,
 ): Promise<{ id: string; senderId: string }[]> {
-  const unread = await db
-    .selectFrom('pings')
-    .select(['id', 'senderId'])
-    .where('receiverId', '=', receiverId)
-    .where('isRead', '=', 0)
-    .execute();
+  const { rows: unread } = await unreadQuery(db, receiverId);
   const readAt = nowIso();
-  for (const part of chunks(unread.map((p) => p.id))) {
-    await db
-      .updateTable('pings')
-      .set({ isRead: 1, readAt })
-      .where('id', 'in', part)
-      .where('isRead', '=', 0)
-      .execute();
-  }
+  for (const part of chunks(unread.map((p) => p.id))) await markReadQuery(db, part, readAt);
   return unread;
 }

@@ -3,6 +3,7 @@
  * receiver of a ping can react to it or see its reactions (the callers check who may).
  */
 import type { Reaction, ReactionListItem, ReactionType } from '@pingme/shared';
+import { compiledOnce } from './compiled';
 import type { Db } from './connection';
 import { nowIso } from './connection';
 import { involves } from './two-people';
@@ -10,6 +11,28 @@ import { involves } from './two-people';
 export async function findReactionById(db: Db, id: string): Promise<Reaction | undefined> {
   return db.selectFrom('reactions').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+/** Compiled once: every reaction runs it. */
+const replaceReactionQuery = compiledOnce(
+  (
+    db: Db,
+    id: string,
+    pingId: string,
+    userId: string,
+    reactionType: ReactionType,
+    createdAt: string,
+  ) =>
+    db
+      .insertInto('reactions')
+      .values({ id, pingId, userId, reactionType, createdAt })
+      .onConflict((oc) =>
+        oc.columns(['pingId', 'userId']).doUpdateSet((eb) => ({
+          id: eb.ref('excluded.id'),
+          reactionType: eb.ref('excluded.reactionType'),
+          createdAt: eb.ref('excluded.createdAt'),
+        })),
+      ),
+);
 
 /**
  * Sets userId's one reaction on a ping: a new row, replacing any earlier reaction of theirs
@@ -21,17 +44,7 @@ export async function replaceReaction(
   db: Db,
   r: { id: string; pingId: string; userId: string; reactionType: ReactionType },
 ): Promise<void> {
-  await db
-    .insertInto('reactions')
-    .values({ ...r, createdAt: nowIso() })
-    .onConflict((oc) =>
-      oc.columns(['pingId', 'userId']).doUpdateSet((eb) => ({
-        id: eb.ref('excluded.id'),
-        reactionType: eb.ref('excluded.reactionType'),
-        createdAt: eb.ref('excluded.createdAt'),
-      })),
-    )
-    .execute();
+  await replaceReactionQuery(db, r.id, r.pingId, r.userId, r.reactionType, nowIso());
 }
 
 /** Reactions (anyone's, the person's own included) on pings userId sent or received. */

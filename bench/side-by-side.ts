@@ -77,32 +77,35 @@ const mixes = new Map<string, ReturnType<typeof makeMixed>>();
 
 /** The requests of the load, against the server at `url`. */
 function requestsOf(world: World, url: string, cursors: ReadonlyMap<string, number>): Requests {
-  if (load === 'mixed' || load === 'reaction' || load === 'pull' || load === 'read') {
-    let mix = mixes.get(url);
-    if (!mix)
-      mixes.set(url, (mix = makeMixed(world, url, cursors, load === 'mixed' ? undefined : load)));
-    return { setupRequest: mix.setupRequest, onResponse: mix.onResponse };
-  }
-  return { setupRequest: restRequestsOf(world, url) };
-}
-
-function restRequestsOf(world: World, url: string): (req: LoadRequest) => LoadRequest {
   switch (load) {
     case 'send':
-      return makeSender(world, url);
+      return { setupRequest: makeSender(world, url) };
     case 'batch1':
-      return makeBatchSender(world, url, 1);
+      return { setupRequest: makeBatchSender(world, url, 1) };
     case 'batch50':
-      return makeBatchSender(world, url, 50);
+      return { setupRequest: makeBatchSender(world, url, 50) };
     case 'user': {
       let n = 0;
       const { users } = world.ring;
-      return (req) => ({
-        ...req,
-        method: 'GET',
-        path: '/api/user',
-        headers: baseHeaders(url, users[n++ % users.length]!.cookie, false),
-      });
+      return {
+        setupRequest: (req) => ({
+          ...req,
+          method: 'GET',
+          path: '/api/user',
+          headers: baseHeaders(url, users[n++ % users.length]!.cookie, false),
+        }),
+      };
+    }
+    case 'mixed':
+    case 'reaction':
+    case 'pull':
+    case 'read': {
+      let mix = mixes.get(url);
+      if (!mix) {
+        mix = makeMixed(world, url, cursors, load === 'mixed' ? undefined : load);
+        mixes.set(url, mix);
+      }
+      return { setupRequest: mix.setupRequest, onResponse: mix.onResponse };
     }
   }
 }

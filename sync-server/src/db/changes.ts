@@ -63,6 +63,42 @@ const insertPairQuery = compiledOnce(
     ]),
 );
 
+// Any other number of rows (a group's writes are flushed together): compiled once per length of
+// the lists, element i of each list making row i (compiled.ts).
+const bumpEachQuery = compiledOnce((db: Db, userIds: string[], counts: number[]) =>
+  db
+    .insertInto('changeCounters')
+    .values(userIds.map((userId, i) => ({ userId, seq: counts[i]!, floor: 0 })))
+    .onConflict((oc) =>
+      oc
+        .column('userId')
+        .doUpdateSet((eb) => ({ seq: eb('changeCounters.seq', '+', eb.ref('excluded.seq')) })),
+    )
+    .returning(['userId', 'seq']),
+);
+
+const insertEachQuery = compiledOnce(
+  (
+    db: Db,
+    userIds: string[],
+    seqs: number[],
+    entities: Entity[],
+    entityIds: string[],
+    ops: ChangeOp[],
+    createdAt: string,
+  ) =>
+    db.insertInto('changes').values(
+      userIds.map((userId, i) => ({
+        userId,
+        seq: seqs[i]!,
+        entity: entities[i]!,
+        entityId: entityIds[i]!,
+        op: ops[i]!,
+        createdAt,
+      })),
+    ),
+);
+
 /**
  * Numbers and writes `records` in the caller's transaction (one is opened when it has none):
  * each person's counter goes up by their number of rows, all counters in one statement in id
@@ -101,16 +137,8 @@ export async function appendChanges(db: Db, records: readonly ChangeRecord[]): P
   const people = [...count.keys()].sort();
   const newest = new Map<string, number>();
   for (const part of chunks(people)) {
-    const rows = await db
-      .insertInto('changeCounters')
-      .values(part.map((userId) => ({ userId, seq: count.get(userId)!, floor: 0 })))
-      .onConflict((oc) =>
-        oc
-          .column('userId')
-          .doUpdateSet((eb) => ({ seq: eb('changeCounters.seq', '+', eb.ref('excluded.seq')) })),
-      )
-      .returning(['userId', 'seq'])
-      .execute();
+    const counts = part.map((userId) => count.get(userId)!);
+    const { rows } = await bumpEachQuery(db, part, counts);
     for (const r of rows) newest.set(r.userId, Number(r.seq));
   }
   // Each person's rows take their numbers in the order they were recorded.
@@ -120,11 +148,16 @@ export async function appendChanges(db: Db, records: readonly ChangeRecord[]): P
     next.set(r.userId, seq + 1);
     return { ...r, seq, createdAt };
   });
-  for (let i = 0; i < rows.length; i += 500) {
-    await db
-      .insertInto('changes')
-      .values(rows.slice(i, i + 500))
-      .execute();
+  for (const part of chunks(rows)) {
+    await insertEachQuery(
+      db,
+      part.map((r) => r.userId),
+      part.map((r) => r.seq),
+      part.map((r) => r.entity),
+      part.map((r) => r.entityId),
+      part.map((r) => r.op),
+      createdAt,
+    );
   }
   return rows.map((r) => r.seq);
 }

@@ -31,7 +31,7 @@ import { loadConfig } from '../sync-server/src/config';
 import { countersOf } from '../sync-server/src/db/changes';
 import { openDatabase } from '../sync-server/src/db/connection';
 import { cpuMs, serverEnv } from './lib/children';
-import { runLoad, type LoadRequest } from './lib/load';
+import { runLoad } from './lib/load';
 import { makeMixed } from './benches/sustained';
 import { baseHeaders, makeBatchSender, makeSender } from './lib/requests';
 import {

@@ -17,7 +17,7 @@ import {
   type SqliteDatabase,
 } from 'kysely';
 import type { Db } from './connection';
-import { dialectOf, type DialectName } from './dialect';
+import { dialectOf } from './dialect';
 
 const MARK = '\u0000PingMe-Argument-';
 

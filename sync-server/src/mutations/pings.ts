@@ -23,7 +23,6 @@ import {
   loadPings,
   markAllRead,
   markRead,
-  pingsAsSeen,
 } from '../db/pings';
 import { deleteMoment, findMoment, insertMoment, momentOwner, updateMoment } from '../db/moments';
 import { findReactionById, replaceReaction } from '../db/reactions';
@@ -204,9 +203,7 @@ export const pingMutations: HandlerTable<
       reactionType: args.reactionType,
     });
     await changes.record([p.senderId, p.receiverId], 'ping', args.pingId);
-    // The ping's own row is as read above: only its reactions changed.
-    const [body] = await pingsAsSeen(trx, me.id, [p]);
-    return { status: 201, body: body! };
+    return { status: 201, body: await loadOne(trx, me.id, args.pingId) };
   },
 
   async 'ping.bookmark'({ trx, changes, me }, args) {

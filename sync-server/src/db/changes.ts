@@ -202,55 +202,24 @@ export async function countersOf(db: Db, userIds: string[]): Promise<Map<string,
   return out;
 }
 
-/**
- * A person's counter, and their rows after a cursor beside it in the same statement (so on one
- * snapshot on either database); no counter row, no rows at all.
- */
-const logAfterQuery = compiledOnce((db: Db, userId: string, afterSeq: number, limit: number) =>
+const changesAfterQuery = compiledOnce((db: Db, userId: string, afterSeq: number, limit: number) =>
   db
-    .selectFrom('changeCounters as c')
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom('changes')
-          .select(['seq', 'entity', 'entityId', 'op'])
-          .where('userId', '=', userId)
-          .where('seq', '>', afterSeq)
-          .orderBy('seq')
-          .limit(limit)
-          .as('x'),
-      (join) => join.onTrue(),
-    )
-    .select(['c.seq as newest', 'c.floor', 'x.seq', 'x.entity', 'x.entityId', 'x.op'])
-    .where('c.userId', '=', userId)
-    .orderBy('x.seq'),
+    .selectFrom('changes')
+    .select(['seq', 'entity', 'entityId', 'op'])
+    .where('userId', '=', userId)
+    .where('seq', '>', afterSeq)
+    .orderBy('seq')
+    .limit(limit),
 );
 
-/**
- * What a pull reads of userId's log in one statement (one round trip on PostgreSQL): their newest
- * change number and the highest one pruned (0 and 0 before any change, as `counterOf`), and their
- * rows with seq above `afterSeq`, ascending, at most `limit` of them. Every row's number is at or
- * below `newest`, both read at once.
- */
-export async function logAfter(
+/** userId's rows with seq above `afterSeq`, ascending, at most `limit` of them. */
+export async function changesAfter(
   db: Db,
   userId: string,
   afterSeq: number,
   limit: number,
-): Promise<{
-  newest: number;
-  floor: number;
-  rows: { seq: number; entity: string; entityId: string; op: ChangeOp }[];
-}> {
-  const found = (await logAfterQuery(db, userId, afterSeq, limit)).rows;
-  const first = found[0];
-  if (!first) return { newest: 0, floor: 0, rows: [] };
-  const rows = [];
-  for (const r of found) {
-    if (r.seq === null || r.entity === null || r.entityId === null || r.op === null) continue;
-    rows.push({ seq: Number(r.seq), entity: r.entity, entityId: r.entityId, op: r.op });
-  }
-  return { newest: Number(first.newest), floor: Number(first.floor), rows };
+): Promise<{ seq: number; entity: string; entityId: string; op: ChangeOp }[]> {
+  return (await changesAfterQuery(db, userId, afterSeq, limit)).rows;
 }
 
 /**

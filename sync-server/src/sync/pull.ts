@@ -12,7 +12,7 @@ import {
   type SyncEntity,
 } from '@pingme/shared';
 import { z } from 'zod';
-import { counterOf, logAfter, prunable, pruneUpTo } from '../db/changes';
+import { changesAfter, counterOf, prunable, pruneUpTo } from '../db/changes';
 import type { Db } from '../db/connection';
 import { badRequest } from '../errors';
 import { views, type EntityRef } from './views';
@@ -78,12 +78,12 @@ function decodeToken(s: string): Token {
 
 export async function pull(db: Db, viewerId: string, query: PullQuery): Promise<PullResponse> {
   const limit = query.limit ?? PULL_DEFAULT_LIMIT;
+  const bounds = await logBounds(db, viewerId);
 
   // 1. A snapshot in progress continues where its token says (a token from before the database
   //    was replaced, whose cursor is in the future, starts a new snapshot).
   if (query.snapshot !== undefined) {
     const token = decodeToken(query.snapshot);
-    const bounds = await logBounds(db, viewerId);
     const fresh = token.c > bounds.newest;
     return snapshotPage(db, viewerId, fresh ? startToken(bounds) : token, limit);
   }
@@ -91,20 +91,17 @@ export async function pull(db: Db, viewerId: string, query: PullQuery): Promise<
   // 2. No cursor, a cursor this log never issued (above the person's newest number), or one older
   //    than the retention point: the device cannot be brought up to date from the log, so it gets
   //    a snapshot.
-  // 3. Else the caller's change rows after the cursor, ascending, one more than a page to see if
-  //    more remain. The bounds of step 2 and these rows are read in one statement (`logAfter`).
   const since = query.since;
-  if (since === undefined) {
-    return snapshotPage(db, viewerId, startToken(await logBounds(db, viewerId)), limit);
-  }
-  const { rows, ...bounds } = await logAfter(db, viewerId, since, limit + 1);
-  if (since > bounds.newest || since < bounds.floor) {
+  if (since === undefined || since > bounds.newest || since < bounds.floor) {
     return snapshotPage(db, viewerId, startToken(bounds), limit);
   }
+
+  // 3. The caller's change rows after the cursor, ascending, one more than a page to see if more remain.
+  const rows = await changesAfter(db, viewerId, since, limit + 1);
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   // The cursor covers what this page read: up to its last row, or, on the last page, up to the
-  // person's newest number, read with the rows (every row at or below it had committed).
+  // person's newest number read before the rows (every row at or below it had committed).
   const lastRow = page.length ? page[page.length - 1]!.seq : since;
   const cursor = hasMore ? lastRow : Math.max(lastRow, bounds.newest);
 

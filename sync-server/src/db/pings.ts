@@ -1,10 +1,10 @@
 /**
  * Pings, loaded with their reactions and whether the viewer bookmarked them. Only the sender and the
  * receiver ever see a ping; `isBookmarked` is the viewer's own; reactions are everyone's.
- * Loads are batched: per chunk of ids, one query for the pings with their people, bookmark and
- * blocks, and one for their reactions.
+ * Loads are batched: one query each for pings, people, reactions and moments per chunk of ids.
  */
 import { DEFAULT_PROMPT_EMOJI, type Ping, type UserSummary } from '@pingme/shared';
+import { blocksWith } from './blocks';
 import type { Db } from './connection';
 import { countRows } from './count';
 import { nowIso } from './connection';
@@ -14,49 +14,22 @@ import { chunks, loadInOrder, readInChunks } from './chunks';
 import { compiledOnce } from './compiled';
 import { involves, linksBoth } from './two-people';
 
-// ---------- loading pings as a viewer sees them ----------
+// ---------- people ----------
 
-/**
- * The pings among `ids` that the viewer sent or received, each with what the viewer sees of it
- * besides its row: its two people (left joins: a person no longer there reads as nulls, as
- * `unknownPerson`), the viewer's own bookmark, and since when a block stands between its two
- * people (the earliest still in force, either way; null for none). One statement per chunk,
- * compiled once per length of the list (compiled.ts).
- */
-const seenPingsQuery = compiledOnce((db: Db, ids: string[], viewerId: string) =>
+// The reads of every ping loaded (a pull, a reaction, a read mark): compiled once per length of
+// their list of ids (compiled.ts).
+const summariesQuery = compiledOnce((db: Db, ids: string[]) =>
   db
-    .selectFrom('pings as p')
-    .leftJoin('users as s', 's.id', 'p.senderId')
-    .leftJoin('users as r', 'r.id', 'p.receiverId')
-    .selectAll('p')
-    .select([
-      's.firstName as senderFirstName',
-      's.lastName as senderLastName',
-      's.profileImageUrl as senderProfileImageUrl',
-      'r.firstName as receiverFirstName',
-      'r.lastName as receiverLastName',
-      'r.profileImageUrl as receiverProfileImageUrl',
-    ])
-    .select((eb) => [
-      eb
-        .exists(
-          eb
-            .selectFrom('moments as m')
-            .select('m.pingId')
-            .where('m.userId', '=', viewerId)
-            .whereRef('m.pingId', '=', 'p.id'),
-        )
-        .as('bookmarked'),
-      eb
-        .selectFrom('blocks as b')
-        .select((b) => b.fn.min('b.createdAt').as('since'))
-        .where((w) =>
-          linksBoth(w, 'b.blockerId', 'b.blockedId', w.ref('p.senderId'), w.ref('p.receiverId')),
-        )
-        .as('blockedSince'),
-    ])
-    .where('p.id', 'in', ids)
-    .where((eb) => involves(eb, 'p.senderId', 'p.receiverId', viewerId)),
+    .selectFrom('users')
+    .select(['id', 'firstName', 'lastName', 'profileImageUrl'])
+    .where('id', 'in', ids),
+);
+const visiblePingsQuery = compiledOnce((db: Db, ids: string[], viewerId: string) =>
+  db
+    .selectFrom('pings')
+    .selectAll()
+    .where('id', 'in', ids)
+    .where((eb) => involves(eb, 'senderId', 'receiverId', viewerId)),
 );
 const reactionsQuery = compiledOnce((db: Db, pingIds: string[]) =>
   db
@@ -66,6 +39,19 @@ const reactionsQuery = compiledOnce((db: Db, pingIds: string[]) =>
     .orderBy('createdAt')
     .orderBy('id'),
 );
+const bookmarkedQuery = compiledOnce((db: Db, viewerId: string, pingIds: string[]) =>
+  db
+    .selectFrom('moments')
+    .select('pingId')
+    .where('userId', '=', viewerId)
+    .where('pingId', 'in', pingIds),
+);
+
+/** Summaries of the given people, one query per chunk. */
+export async function userSummaries(db: Db, ids: string[]): Promise<Map<string, UserSummary>> {
+  const rows = await readInChunks(ids, async (part) => (await summariesQuery(db, part)).rows);
+  return new Map(rows.map((r) => [r.id, r]));
+}
 
 /**
  * Pings just inserted (insertPings), as their sender sees them: what loadPings would read back,
@@ -78,69 +64,67 @@ export function newPingsAsSent(rows: NewPing[], people: Map<string, UserSummary>
   );
 }
 
+// ---------- loading pings as a viewer sees them ----------
+
 /**
  * The pings among `ids` that viewerId sent or received, in the Ping shape of shared: sender and
  * receiver summaries, the prompt as it read when sent, the viewer's own bookmark, and everyone's
- * reactions. Order of `ids` kept; unknown or invisible ids omitted. Two statements per chunk of
- * ids: the pings with their people, bookmark and blocks, then their reactions.
+ * reactions. Order of `ids` kept; unknown or invisible ids omitted.
  */
 export async function loadPings(db: Db, viewerId: string, ids: string[]): Promise<Ping[]> {
   return loadInOrder(ids, async (part) => {
-    const { rows } = await seenPingsQuery(db, part, viewerId);
-    if (rows.length === 0) return [];
-    const { rows: reactions } = await reactionsQuery(
-      db,
-      rows.map((r) => r.id),
-    );
-    const found = new Map(
-      rows.map((row) => {
-        const {
-          senderFirstName,
-          senderLastName,
-          senderProfileImageUrl,
-          receiverFirstName,
-          receiverLastName,
-          receiverProfileImageUrl,
-          bookmarked,
-          blockedSince,
-          ...r
-        } = row;
-        const people = new Map<string, UserSummary>([
-          [
-            r.senderId,
-            {
-              id: r.senderId,
-              firstName: senderFirstName,
-              lastName: senderLastName,
-              profileImageUrl: senderProfileImageUrl,
-            },
-          ],
-          [
-            r.receiverId,
-            {
-              id: r.receiverId,
-              firstName: receiverFirstName,
-              lastName: receiverLastName,
-              profileImageUrl: receiverProfileImageUrl,
-            },
-          ],
-        ]);
-        // A ping the viewer sent and the receiver read after a block between the two (either
-        // way): the read mark stays with the reader, so the sender is not told the blocked side
-        // is still there (docs/security.md, "Blocking").
-        const unreadToSender =
-          r.senderId === viewerId &&
-          r.readAt !== null &&
-          blockedSince !== null &&
-          r.readAt >= blockedSince;
-        const shown = unreadToSender ? { ...r, isRead: 0, readAt: null } : r;
-        // PostgreSQL answers a boolean, SQLite 0 or 1.
-        return [r.id, toPing(shown, people, Boolean(bookmarked))];
-      }),
-    );
-    for (const x of reactions) found.get(x.pingId)?.reactions.push(x);
-    return [...found.values()];
+    const { rows } = await visiblePingsQuery(db, part, viewerId);
+    return pingsAsSeen(db, viewerId, rows);
   });
+}
+
+/**
+ * loadPings for ping rows already read (in the same transaction, so current): the same shape,
+ * one statement fewer. Every row must be one viewerId sent or received.
+ */
+export async function pingsAsSeen(db: Db, viewerId: string, rows: PingRow[]): Promise<Ping[]> {
+  if (rows.length === 0) return [];
+  const pingIds = rows.map((r) => r.id);
+  const people = await userSummaries(
+    db,
+    rows.flatMap((r) => [r.senderId, r.receiverId]),
+  );
+  const { rows: reactions } = await reactionsQuery(db, pingIds);
+  const { rows: bookmarked } = await bookmarkedQuery(db, viewerId, pingIds);
+  const marks = new Set(bookmarked.map((m) => m.pingId));
+  const unreadToSender = await readsAfterABlock(db, viewerId, rows);
+  const found = new Map(
+    rows.map((r) => {
+      const shown = unreadToSender.has(r.id) ? { ...r, isRead: 0, readAt: null } : r;
+      return [r.id, toPing(shown, people, marks.has(r.id))];
+    }),
+  );
+  for (const x of reactions) found.get(x.pingId)?.reactions.push(x);
+  return [...found.values()];
+}
+
+/**
+ * Pings viewerId sent that the receiver read after a block between the two (either way): the
+ * read mark stays with the reader, so the sender is not told the blocked side is still there
+ * (docs/security.md, "Blocking").
+ */
+async function readsAfterABlock(db: Db, viewerId: string, rows: PingRow[]): Promise<Set<string>> {
+  const read = rows.filter((r) => r.senderId === viewerId && r.readAt !== null);
+  if (read.length === 0) return new Set();
+  const blocked = await blocksWith(
+    db,
+    viewerId,
+    read.map((r) => r.receiverId),
+  );
+  if (blocked.size === 0) return new Set();
+  return new Set(
+    read
+      .filter((r) => {
+        const since = blocked.get(r.receiverId);
+        return since !== undefined && r.readAt! >= since;
+      })
+      .map((r) => r.id),
+  );
 }
 
 const unknownPerson = (id: string): UserSummary => ({

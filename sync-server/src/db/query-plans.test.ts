@@ -13,7 +13,7 @@ import { adminMetrics, dailyTrends } from './admin';
 import { changesAfter } from './changes';
 import { openDatabase, type OpenedDb } from './connection';
 import { nthSentSince, sendTargets } from './ping-sends';
-import { countUnread, loadPings, markAllRead, receivedPingIds, visiblePingIds } from './pings';
+import { countUnread, markAllRead, receivedPingIds, visiblePingIds } from './pings';
 
 let opened: OpenedDb;
 /** Every statement prepared since the last `statementsOf`. */
@@ -84,11 +84,6 @@ const READS: [name: string, read: () => Promise<unknown>, index: string][] = [
   ['mark all read', () => markAllRead(opened.db, 'ben'), 'pings_receiver_read'],
   ['a snapshot page', () => visiblePingIds(opened.db, 'ana', 'x', 500), 'pings_receiver_id'],
   ['the received list', () => receivedPingIds(opened.db, 'ben', 20), 'pings_receiver'],
-  [
-    'pings by id with their people, bookmark and blocks (a pull, a reaction)',
-    () => loadPings(opened.db, 'ana', ['p1', 'p2']),
-    'sqlite_autoindex_pings_1',
-  ],
   [
     'a pull of the change log',
     () => changesAfter(opened.db, 'ana', 10, 500),

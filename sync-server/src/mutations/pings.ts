@@ -23,6 +23,7 @@ import {
   loadPings,
   markAllRead,
   markRead,
+  pingsAsSeen,
 } from '../db/pings';
 import { deleteMoment, findMoment, insertMoment, momentOwner, updateMoment } from '../db/moments';
 import { findReactionById, replaceReaction } from '../db/reactions';
@@ -203,7 +204,9 @@ export const pingMutations: HandlerTable<
       reactionType: args.reactionType,
     });
     await changes.record([p.senderId, p.receiverId], 'ping', args.pingId);
-    return { status: 201, body: await loadOne(trx, me.id, args.pingId) };
+    // The ping's own row is as read above: only its reactions changed.
+    const [body] = await pingsAsSeen(trx, me.id, [p]);
+    return { status: 201, body: body! };
   },
 
   async 'ping.bookmark'({ trx, changes, me }, args) {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CompiledQuery } from 'kysely';
 import {
   compiledOnce,
@@ -140,6 +140,42 @@ describe('compiled queries of a group transaction, on the connection directly (S
     await trx.rollback().execute();
     // Rolled back: the direct statements were the transaction's.
     expect((await everyColumn(db(), u.id)).rows[0]?.firstName).toBe('First6');
+  });
+
+  it('on the database itself: directly while no transaction is open, else after it, committed only', async () => {
+    const u = await person(8);
+    const through = vi.spyOn(db(), 'executeQuery');
+    try {
+      // No transaction open: answered on the connection, past Kysely.
+      expect((await everyColumn(db(), u.id)).rows[0]?.firstName).toBe('First8');
+      expect(through).not.toHaveBeenCalled();
+      // A transaction holds the connection: the read waits for it through Kysely, and sees what
+      // it committed, never what it had written before.
+      const trx = await db().startTransaction().execute();
+      await trx
+        .updateTable('users')
+        .set({ firstName: 'Uncommitted' })
+        .where('id', '=', u.id)
+        .execute();
+      let answered: string | null | undefined;
+      const read = everyColumn(db(), u.id).then((r) => (answered = r.rows[0]?.firstName));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(answered).toBeUndefined();
+      expect(through).toHaveBeenCalledTimes(1);
+      await trx
+        .updateTable('users')
+        .set({ firstName: 'Committed' })
+        .where('id', '=', u.id)
+        .execute();
+      await trx.commit().execute();
+      await read;
+      expect(answered).toBe('Committed');
+      // Closed again: directly once more.
+      expect((await everyColumn(db(), u.id)).rows[0]?.firstName).toBe('Committed');
+      expect(through).toHaveBeenCalledTimes(1);
+    } finally {
+      through.mockRestore();
+    }
   });
 
   it('takes the direct path only while allowed: Kysely refuses a committed transaction', async () => {

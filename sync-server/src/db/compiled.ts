@@ -66,14 +66,15 @@ export function compiledOnce<A extends unknown[], R>(
   };
 }
 
-// ---------- on SQLite's connection directly, inside the group's transaction ----------
+// ---------- on SQLite's connection directly: a group's transaction, or no transaction ----------
 
 /**
- * SQLite's one connection as Kysely's driver uses it (connection.ts: the statement cache), and
- * the timer Kysely's log would call.
+ * SQLite's one connection as Kysely's driver uses it (connection.ts: the statement cache),
+ * whether a transaction is open on it, and the timer Kysely's log would call.
  */
 export interface DirectConnection {
   database: SqliteDatabase;
+  inTransaction: () => boolean;
   onQuery?: ((nodeKind: string, millis: number) => void) | undefined;
 }
 
@@ -105,9 +106,19 @@ export function stopCompiledDirectly(trx: Db): void {
   transactions.delete(trx);
 }
 
-/** Runs a compiled query as `db.executeQuery` does: directly where runCompiledDirectly allows. */
+/**
+ * Runs a compiled query as `db.executeQuery` does, directly on SQLite's connection where that
+ * answers the same: in a transaction runCompiledDirectly allows, or on the database itself while
+ * no transaction is open on the connection (a statement then runs on its own, as Kysely would run
+ * it, and better-sqlite3 runs it to the end before anything else can use the connection). While
+ * a transaction is open the query waits its turn through Kysely, and sees only what committed.
+ */
 export function executeCompiled<R>(db: Db, query: CompiledQuery<R>): Promise<QueryResult<R>> {
-  const connection = transactions.get(db);
+  let connection = transactions.get(db);
+  if (!connection) {
+    const root = roots.get(db);
+    if (root && !root.inTransaction()) connection = root;
+  }
   if (!connection) return db.executeQuery<R>(query);
   try {
     return Promise.resolve(runDirect(connection, query));

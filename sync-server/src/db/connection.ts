@@ -91,7 +91,11 @@ export async function openDatabase(location: string, opts: OpenOptions = {}): Pr
   });
   await migrate(db);
   registerSessionCache(db, sessions);
-  registerDirectConnection(db, { database, onQuery: opts.onQuery });
+  registerDirectConnection(db, {
+    database,
+    inTransaction: () => sqlite.inTransaction,
+    onQuery: opts.onQuery,
+  });
   const checkpointer =
     opts.checkpointThread && file !== ':memory:' ? startCheckpointer(sqlite, file) : undefined;
   return {

@@ -1,10 +1,13 @@
 /**
- * Queries compiled once (docs/performance.md, "Kysely's per-query cost"). Building a query with
+ * Queries compiled once (docs/performance.md, "Ping send"). Building a query with
  * Kysely's builder and compiling it to SQL costs more CPU than SQLite's own run of a small
  * query (a join by primary key: about 10 µs to build and compile, 2 µs to run); the hottest
- * queries of a ping send have a fixed shape, so their SQL is compiled on first use and later
- * calls only bind new values to the same parameters. Results still pass through Kysely's
- * plugins (CamelCasePlugin), so callers see the same rows as from the builder.
+ * queries (a ping send's, a pull's, a reaction's, a read mark's) have a fixed shape, or one per
+ * length of a list of ids, so their SQL is compiled on first use and later calls only bind new
+ * values to the same parameters (docs/performance.md, "The mixed load's queries compiled
+ * once"). Results are what Kysely's plugins (CamelCasePlugin) make of them, so callers see the
+ * same rows as from the builder. On SQLite they run on the connection directly where that
+ * answers the same (executeCompiled).
  *
  * Every query of this server uses the same plugins (db/connection.ts), so one compiled text per
  * dialect serves every connection and transaction (a process may hold both: migrate-to-postgres).

@@ -143,12 +143,15 @@ try {
   recording = false;
 
   const rows = [...timings].sort((a, b) => b[1].cpuUs - a[1].cpuUs);
+  const unit = args.mixed ? 'request' : 'send';
   let total = 0;
   let totalCpu = 0;
   let count = 0;
   const totalSends = sends * perBatch;
   console.log(
-    `per send (${totalSends} sends: ${args.batch ? `${sends} batches of ${perBatch}` : 'REST'}):`,
+    args.mixed
+      ? `per request of the mixed load (${totalSends} requests):`
+      : `per send (${totalSends} sends: ${args.batch ? `${sends} batches of ${perBatch}` : 'REST'}):`,
   );
   console.log('  runs  µs wall  µs CPU  SQL');
   const col = (n: number, w: number, d = 1) => n.toFixed(d).padStart(w);
@@ -168,11 +171,11 @@ try {
   // With wal_autocheckpoint=0 the log only grows: its growth is the pages each commit wrote.
   if (wal > 0) {
     const pageSize = Number(server.database.sqlite.pragma('page_size', { simple: true }));
-    console.log(`WAL growth: ${(wal / (pageSize + 24) / totalSends).toFixed(1)} pages per send`);
+    console.log(`WAL growth: ${(wal / (pageSize + 24) / totalSends).toFixed(1)} pages per ${unit}`);
   }
   console.log(
     `this process (server and client together): ${perSend.toFixed(3)} ms CPU, ` +
-      `${(wall / totalSends).toFixed(3)} ms wall per send`,
+      `${(wall / totalSends).toFixed(3)} ms wall per ${unit}`,
   );
 } finally {
   await closeSockets(sockets);

@@ -1,8 +1,9 @@
 /**
  * Applying mutations in-process, in the numbered steps of docs/sync.md ("Mutations" and "Batch"):
  * one REST call is one unit in its own transaction; a batch is one transaction, each entry
- * all-or-nothing (without savepoints until one fails: coalesce.ts), committed once. Either way an entry is answered with the status and body its REST
- * call answers, and announcements go out only after the commit.
+ * all-or-nothing (without savepoints until one fails: coalesce.ts), committed once. Either way an
+ * entry is answered with the status and body its REST call answers, and announcements go out
+ * only after the commit.
  */
 import { createHash } from 'node:crypto';
 import { MUTATIONS, restCall, type MutationArgs, type MutationName } from '@pingme/shared';

@@ -5,9 +5,10 @@
  * each write all-or-nothing (runGroup: without savepoints until one fails), and committed once:
  * the commit (most of a small write's cost) is paid once per group, and the pages several writes
  * touch go to the WAL once. Each write still gets its own answer, and only after the commit that
- * holds it; a refusal undoes that write alone; if the commit itself fails, every write of the group fails and nothing of it
- * is announced. On PostgreSQL a node runs up to DATABASE_WRITE_TRANSACTIONS groups at once (its
- * "lanes"), each on a connection of its own; on SQLite one.
+ * holds it; a refusal undoes that write alone; if the commit itself fails, every write of the
+ * group fails and nothing of it is announced. On PostgreSQL a node runs up to
+ * DATABASE_WRITE_TRANSACTIONS groups at once (its "lanes"), each on a connection of its own; on
+ * SQLite one.
  */
 import { isRetryableStatus } from '@pingme/shared';
 import { runCompiledDirectly, stopCompiledDirectly } from '../db/compiled';

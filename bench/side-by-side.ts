@@ -18,7 +18,9 @@
  * B/A - 1 with its standard error, and each server's threads' CPU time. Two processes of one
  * tree differ by up to a few percent: compare a change with that spread (--b the same tree).
  * --postgres: each server on a PostgreSQL database of its own (B's a copy of A's seeded one), in
- * one throw-away cluster started for the run (as the cluster bench's), through its Unix socket.
+ * one throw-away cluster started for the run (as the cluster bench's), through its Unix socket;
+ * PostgreSQL's own CPU per request is printed too (the cluster's in each phase: one server is
+ * loaded at a time).
  * --profile <dir>: server A runs with --cpu-prof and writes its profile there when it stops
  * (summarise it with bench/profile.ts).
  */
@@ -30,7 +32,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../sync-server/src/config';
 import { countersOf } from '../sync-server/src/db/changes';
 import { openDatabase } from '../sync-server/src/db/connection';
-import { cpuMs, serverEnv } from './lib/children';
+import { cpuMeter, cpuMs, descendantsOf, serverEnv } from './lib/children';
 import { runLoad } from './lib/load';
 import { makeMixed } from './benches/sustained';
 import { baseHeaders, makeBatchSender, makeSender } from './lib/requests';
@@ -222,8 +224,14 @@ try {
     ? []
     : [...(await openSockets(a.url, cookies)), ...(await openSockets(b.url, cookies))];
 
+  // On PostgreSQL, the cluster's CPU in a phase is the loaded server's: the phases alternate.
+  const postmaster = cluster?.postmasterPid();
   const phase = async (s: Server, durationS: number) => {
     const before = cpuMs(s.pid);
+    const database =
+      postmaster === undefined
+        ? undefined
+        : cpuMeter(() => [postmaster, ...descendantsOf(postmaster)]);
     const r = await runLoad({
       url: s.url,
       connections,
@@ -231,12 +239,17 @@ try {
       ...requestsOf(world, s.url, cursors),
     });
     if (r.non2xx + r.errors > 0) console.error(`  ${s.name}: failures`, r.statusCounts);
-    return { cpuMs: (cpuMs(s.pid) - before) / r.requests, rps: r.rps };
+    return {
+      cpuMs: (cpuMs(s.pid) - before) / r.requests,
+      rps: r.rps,
+      databaseMs: database ? database() / r.requests : Number.NaN,
+    };
   };
   await phase(a, phaseS);
   await phase(b, phaseS);
   const ratios: number[] = [];
   const cpu = { a: [] as number[], b: [] as number[] };
+  const databaseCpu = { a: [] as number[], b: [] as number[] };
   for (let i = 0; i < rounds; i++) {
     const [first, second] = i % 2 ? [b, a] : [a, b];
     const one = await phase(first, phaseS);
@@ -244,6 +257,8 @@ try {
     const [ra, rb] = i % 2 ? [two, one] : [one, two];
     cpu.a.push(ra.cpuMs);
     cpu.b.push(rb.cpuMs);
+    databaseCpu.a.push(ra.databaseMs);
+    databaseCpu.b.push(rb.databaseMs);
     ratios.push(rb.cpuMs / ra.cpuMs - 1);
     const us = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
     console.log(
@@ -255,6 +270,12 @@ try {
   console.log(
     `${load}, ${connections} connections: A ${mean(cpu.a)} µs, B ${mean(cpu.b)} µs of CPU per request; B against A ${(change.mean * 100).toFixed(1)} % ± ${(change.standardError * 100).toFixed(1)}`,
   );
+  if (postmaster !== undefined) {
+    const dbChange = meanAndError(databaseCpu.b.map((b, i) => b / databaseCpu.a[i]! - 1));
+    console.log(
+      `PostgreSQL meanwhile: A ${mean(databaseCpu.a)} µs, B ${mean(databaseCpu.b)} µs of CPU per request; B against A ${(dbChange.mean * 100).toFixed(1)} % ± ${(dbChange.standardError * 100).toFixed(1)}`,
+    );
+  }
   for (const s of servers) console.log(`threads of ${s.name}: ${threadsOf(s.pid)}`);
   await closeSockets(sockets);
 } finally {

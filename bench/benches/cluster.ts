@@ -33,7 +33,7 @@ import {
   overUnixSocket,
   startPostgresCluster,
 } from '../../sync-server/test/postgres';
-import { serverEnv, startChild, type Child } from '../lib/children';
+import { cpuMeter, descendantsOf, serverEnv, startChild, type Child } from '../lib/children';
 import { request } from '../lib/http';
 import { runLoad, type LoadResult } from '../lib/load';
 import { makeSender } from '../lib/requests';
@@ -74,6 +74,28 @@ async function spread(
 
 const total = (rs: LoadResult[], f: (r: LoadResult) => number) =>
   rs.reduce((sum, r) => sum + f(r), 0);
+
+const CPUS = os.cpus().length;
+
+/**
+ * The CPU a request of the mixed load costs each part (µs), and the most sends per second this
+ * machine's CPUs could carry at that cost with every CPU busy on nothing else: the ceiling a
+ * setup meets before anything waits on anything (docs/deploy.md, "What was measured").
+ */
+function cpuBudget(
+  cpuMs: { nodes: number; postgres: number; generator: number },
+  requests: number,
+  sendShare: number,
+) {
+  const per = (ms: number) => (ms * 1000) / requests;
+  const budget = {
+    nodesUs: per(cpuMs.nodes),
+    postgresUs: per(cpuMs.postgres),
+    generatorUs: per(cpuMs.generator),
+  };
+  const allUs = budget.nodesUs + budget.postgresUs + budget.generatorUs;
+  return { ...budget, sendsCeiling: ((CPUS * 1e6) / allUs) * sendShare };
+}
 
 export async function benchCluster(opts: ClusterOptions): Promise<Record<string, unknown>> {
   const { log, info, check } = opts;
@@ -146,6 +168,14 @@ export async function benchCluster(opts: ClusterOptions): Promise<Record<string,
         s.world.ring.users.map((u) => u.id),
       );
       const mixes = nodes.map((n) => makeMixed(s.world, n.url, cursors));
+      // Where the two CPUs go meanwhile: the nodes, PostgreSQL (the postmaster and every
+      // backend), and this process, the load generator.
+      const postmaster = cluster.postmasterPid();
+      const meters = {
+        nodes: cpuMeter(() => nodes.map((n) => n.pid)),
+        postgres: cpuMeter(() => [postmaster, ...descendantsOf(postmaster)]),
+        generator: cpuMeter(() => [process.pid]),
+      };
       const results = await spread(nodes, opts.connections, mixedS, (n) => {
         const mix = mixes[nodes.indexOf(n)]!;
         return {
@@ -156,9 +186,20 @@ export async function benchCluster(opts: ClusterOptions): Promise<Record<string,
           onResponse: mix.onResponse,
         };
       });
+      const cpu = {
+        nodes: meters.nodes(),
+        postgres: s.opened.dialect === 'postgres' ? meters.postgres() : 0,
+        generator: meters.generator(),
+      };
       const byKind = (k: Kind) => mixes.reduce((sum, m) => sum + m.byKind[k].requests, 0);
       const seconds = Math.max(...results.map((r) => r.durationS));
-      return { results, sendsPerS: byKind('send') / seconds, byKind: mixes.map((m) => m.byKind) };
+      const requests = total(results, (r) => r.requests);
+      return {
+        results,
+        sendsPerS: byKind('send') / seconds,
+        byKind: mixes.map((m) => m.byKind),
+        budget: cpuBudget(cpu, requests, byKind('send') / requests),
+      };
     };
 
     const figures = async (label: string, s: Setup, nodes: Child[]) => {
@@ -183,6 +224,18 @@ export async function benchCluster(opts: ClusterOptions): Promise<Record<string,
         'req/s',
       );
       info('7', `${label}: mixed load, p99`, Math.max(...mixed.results.map((r) => r.p99)), 'ms');
+      const { budget } = mixed;
+      info('7', `${label}: mixed load, CPU per request: nodes`, budget.nodesUs, 'µs');
+      if (s.opened.dialect === 'postgres') {
+        info('7', `${label}: mixed load, CPU per request: PostgreSQL`, budget.postgresUs, 'µs');
+      }
+      info('7', `${label}: mixed load, CPU per request: load generator`, budget.generatorUs, 'µs');
+      info(
+        '7',
+        `${label}: mixed load, sends/s ${CPUS} CPUs allow at that CPU per request`,
+        budget.sendsCeiling,
+        'req/s',
+      );
       raw[label] = { send, mixed };
       return { send, sendErrors, mixed, mixedErrors };
     };

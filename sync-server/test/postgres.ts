@@ -12,7 +12,7 @@
  * whole `npm test` and passes it on, so every project shares it).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,6 +36,8 @@ export interface PostgresCluster {
   url: string;
   port: number;
   dir: string;
+  /** The postmaster's process id (from postmaster.pid): its children are the cluster's backends. */
+  postmasterPid(): number;
   stop(): Promise<void>;
 }
 
@@ -125,6 +127,8 @@ export async function startPostgresCluster(
     url,
     port,
     dir,
+    postmasterPid: () =>
+      Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]),
     async stop() {
       try {
         run(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);

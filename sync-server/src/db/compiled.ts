@@ -78,7 +78,7 @@ export function compiledOnce<A extends unknown[], R>(
 export interface DirectConnection {
   database: SqliteDatabase;
   inTransaction: () => boolean;
-  onQuery?: ((nodeKind: string, millis: number) => void) | undefined;
+  onQuery?: ((nodeKind: string, millis: number, sql: string) => void) | undefined;
 }
 
 const roots = new WeakMap<Db, DirectConnection>();
@@ -163,7 +163,7 @@ function runDirect<R>(connection: DirectConnection, query: CompiledQuery<R>): Qu
     return { insertId: BigInt(lastInsertRowid), numAffectedRows: BigInt(changes), rows: [] };
   } finally {
     // Kysely's logger times failed statements too.
-    connection.onQuery?.(query.query.kind, performance.now() - started);
+    connection.onQuery?.(query.query.kind, performance.now() - started, query.sql);
   }
 }
 

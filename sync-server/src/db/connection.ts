@@ -55,8 +55,8 @@ export interface OpenedDb {
 }
 
 export interface OpenOptions {
-  /** Called after every statement with its kind (`SelectQueryNode`…) and time (metrics). */
-  onQuery?: (nodeKind: string, millis: number) => void;
+  /** Called after every statement with its kind (`SelectQueryNode`…), time (metrics) and text. */
+  onQuery?: (nodeKind: string, millis: number, sql: string) => void;
   /** PostgreSQL: connections in the pool (DATABASE_POOL_SIZE). */
   poolSize?: number;
   /** SQLite file: WAL checkpoints on a thread of their own (checkpointer.ts; the server). */
@@ -247,7 +247,7 @@ function checkpoint(sqlite: BetterSqlite3.Database) {
 }
 
 function timer(onQuery: NonNullable<OpenOptions['onQuery']>): KyselyLogger {
-  return (event) => onQuery(event.query.query.kind, event.queryDurationMillis);
+  return (event) => onQuery(event.query.query.kind, event.queryDurationMillis, event.query.sql);
 }
 
 /**

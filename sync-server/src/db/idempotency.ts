@@ -5,6 +5,7 @@
  * entry until then) and then inserts nothing; its caller rolls its own write back and answers
  * what the first one stored (mutations/apply.ts).
  */
+import { chunks } from './chunks';
 import { compiledOnce } from './compiled';
 import type { Db } from './connection';
 import { nowIso } from './connection';
@@ -57,6 +58,63 @@ export async function saveIdempotent(
 ): Promise<boolean> {
   const result = await saveQuery(db, caller, key, r.requestHash, r.status, r.body, nowIso());
   return Number(result.numAffectedRows ?? 0) > 0;
+}
+
+/** An answer to store for a caller's key (saveIdempotentEach). */
+export interface IdempotentRecord extends StoredResponse {
+  caller: string;
+  key: string;
+}
+
+const saveEachQuery = compiledOnce(
+  (
+    db: Db,
+    callers: string[],
+    keys: string[],
+    requestHashes: string[],
+    statuses: number[],
+    bodies: string[],
+    createdAt: string,
+  ) =>
+    db
+      .insertInto('idempotencyKeys')
+      .values(
+        callers.map((caller, i) => ({
+          caller,
+          key: keys[i]!,
+          requestHash: requestHashes[i]!,
+          status: statuses[i]!,
+          body: bodies[i]!,
+          createdAt,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['caller', 'key']).doNothing())
+      .returning(['caller', 'key']),
+);
+
+/**
+ * Stores many answers, a statement per 500 instead of one each (a group of writes: apply.ts);
+ * false when any (caller, key) already had one, which is then left as it was.
+ */
+export async function saveIdempotentEach(
+  db: Db,
+  records: readonly IdempotentRecord[],
+): Promise<boolean> {
+  const createdAt = nowIso();
+  let saved = 0;
+  for (const part of chunks(records)) {
+    const { rows } = await saveEachQuery(
+      db,
+      part.map((r) => r.caller),
+      part.map((r) => r.key),
+      part.map((r) => r.requestHash),
+      part.map((r) => r.status),
+      part.map((r) => r.body),
+      createdAt,
+    );
+    saved += rows.length;
+  }
+  return saved === records.length;
 }
 
 /**

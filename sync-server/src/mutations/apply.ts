@@ -14,6 +14,8 @@ import {
   IdempotentTwin,
   findIdempotent,
   saveIdempotent,
+  saveIdempotentEach,
+  type IdempotentRecord,
   type StoredResponse,
 } from '../db/idempotency';
 import { executeCompiled } from '../db/compiled';
@@ -135,12 +137,17 @@ async function prepare(
   return { args: parsed.data, context };
 }
 
-/** Steps 4-5, in the entry's own unit: the handler, then the idempotency record beside it. */
+/**
+ * Steps 4-5, in the entry's own unit: the handler, then the idempotency record beside it; with
+ * `deferred`, the record waits there to be stored with the group's others, before its commit
+ * (saveDeferred).
+ */
 async function applyParsed(
   uow: UnitOfWork,
   caller: Caller,
   entry: Entry,
   args: unknown,
+  deferred?: IdempotentRecord[],
 ): Promise<EntryAnswer> {
   const handler = HANDLERS[entry.name] as (
     c: MutationContext,
@@ -150,7 +157,15 @@ async function applyParsed(
   if (CHECK_ANSWERS) MUTATIONS[entry.name].result.parse(outcome.body);
   const status = outcome.status ?? 200;
   const json = jsonOf(outcome.body);
-  if (entry.key) {
+  if (entry.key && deferred) {
+    deferred.push({
+      caller: caller.me.id,
+      key: entry.key,
+      requestHash: entry.requestHash,
+      status,
+      body: json,
+    });
+  } else if (entry.key) {
     const saved = await saveIdempotent(uow.trx, caller.me.id, entry.key, {
       requestHash: entry.requestHash,
       status,
@@ -213,10 +228,35 @@ export interface SharedTransaction {
   savepointOpen: boolean;
   /** Savepoints opened (tests). */
   opened: number;
+  /**
+   * Without savepoints: the idempotency records of the writes applied so far, stored together by
+   * saveDeferred (one statement, on PostgreSQL one round trip, instead of one per write).
+   */
+  deferred: IdempotentRecord[];
 }
 
 export function sharedTransaction(trx: Db, savepoints: boolean): SharedTransaction {
-  return { trx, committed: [], savepoints, savepointOpen: false, opened: 0 };
+  return { trx, committed: [], savepoints, savepointOpen: false, opened: 0, deferred: [] };
+}
+
+/**
+ * Stores the idempotency records a group without savepoints deferred, in its transaction before
+ * the commit. A record that finds its (caller, key) taken (a replay whose write changed nothing
+ * else that conflicts, or a twin another node committed first) fails the group as a failed write
+ * does: it runs again with savepoints, where each write stores its own record and the taken one
+ * is answered with what was stored (WithoutSavepoints).
+ */
+export async function saveDeferred(shared: SharedTransaction): Promise<void> {
+  if (!shared.deferred.length) return;
+  let saved;
+  try {
+    saved = await saveIdempotentEach(shared.trx, shared.deferred);
+  } catch (err) {
+    // A deadlock or serialization failure runs the whole group again as it is (coalesce.ts).
+    if (isRetryableConflict(err)) throw err;
+    throw new WithoutSavepoints(err);
+  }
+  if (!saved) throw new WithoutSavepoints(new IdempotentTwin());
 }
 
 /**
@@ -243,6 +283,11 @@ export async function applyInSavepoint(
   entry: Entry,
 ): Promise<EntryAnswer> {
   const { trx } = shared;
+  // A key a write of this group used already, its record not stored yet: this one is its replay,
+  // found where each write stores its record at once (the group runs again with savepoints).
+  if (entry.key && shared.deferred.some((r) => r.key === entry.key && r.caller === caller.me.id)) {
+    throw new WithoutSavepoints(new IdempotentTwin());
+  }
   let prepared;
   try {
     prepared = await prepare(trx, caller, entry);
@@ -255,7 +300,13 @@ export async function applyInSavepoint(
   if (!shared.savepoints) {
     const changes = new ChangeSet();
     try {
-      const answer = await applyParsed({ trx, changes }, caller, entry, prepared.args);
+      const answer = await applyParsed(
+        { trx, changes },
+        caller,
+        entry,
+        prepared.args,
+        shared.deferred,
+      );
       shared.committed.push(changes);
       return { ...answer, changes };
     } catch (err) {

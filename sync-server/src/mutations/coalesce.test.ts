@@ -14,6 +14,7 @@ import {
   type Driver,
 } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uuidv7 } from '@pingme/shared';
 import {
   makeFriends,
   makeUser,
@@ -196,6 +197,31 @@ describe('batches in a group', () => {
   });
 });
 
+/** A person inserted straight into `db`, as the unit of work reads them. */
+async function insertUser(db: Db, id: string) {
+  const now = new Date().toISOString();
+  await db
+    .insertInto('users')
+    .values({
+      id: id,
+      email: `${id}@example.test`,
+      firstName: 'U',
+      lastName: 'One',
+      passwordHash: null,
+      profileVisibility: 'public',
+      onboardingCompleted: 1,
+      onboardingStep: null,
+      emailVerified: 1,
+      isAdmin: 0,
+      rateLimitPerDay: 10,
+      inviteCode: `code-${id}`,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .execute();
+  return (await findUserById(db, id))!;
+}
+
 /** SQLite whose COMMIT fails (as a full disk makes it): the transaction is rolled back. */
 class FailingCommit extends SqliteDialect {
   override createDriver(): Driver {
@@ -229,27 +255,7 @@ describe('a group whose commit fails', () => {
 
   it('fails every write of the group, keeps none of them, and announces nothing', async () => {
     const config = loadConfig({ DATA_DIR: dir, PORT: '0' });
-    const now = new Date().toISOString();
-    await opened.db
-      .insertInto('users')
-      .values({
-        id: 'u-1',
-        email: 'u1@example.test',
-        firstName: 'U',
-        lastName: 'One',
-        passwordHash: null,
-        profileVisibility: 'public',
-        onboardingCompleted: 1,
-        onboardingStep: null,
-        emailVerified: 1,
-        isAdmin: 0,
-        rateLimitPerDay: 10,
-        inviteCode: 'code-u-1',
-        createdAt: now,
-        updatedAt: now,
-      })
-      .execute();
-    const me = (await findUserById(opened.db, 'u-1'))!;
+    const me = await insertUser(opened.db, 'u-1');
     const announced: ChangeSet[][] = [];
     const coalescer = new WriteCoalescer(failingCommit(opened), {
       announce: (sets) => void announced.push([...sets]),
@@ -268,5 +274,84 @@ describe('a group whose commit fails', () => {
     expect((await findUserById(opened.db, 'u-1'))!.tagline).toBeNull();
     expect(announced).toEqual([]);
     expect(coalescer.stats.groups).toBe(0);
+  });
+});
+
+describe('the idempotency records of a group', () => {
+  let dir: string;
+  let opened: OpenedDb;
+  const statements: string[] = [];
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'pingme-coalesce-keys-'));
+    opened = await openDatabase(path.join(dir, 'db.sqlite'), {
+      onQuery: (_kind, _ms, sql) => void statements.push(sql),
+    });
+  });
+  afterAll(async () => {
+    await opened.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Runs the keyed profile writes in one group; answers each job's outcome. */
+  async function inOneGroup(userId: string, writes: { key: string; tagline: string }[]) {
+    const config = loadConfig({ DATA_DIR: dir, PORT: '0' });
+    const me = await insertUser(opened.db, userId);
+    const coalescer = new WriteCoalescer(opened.db, undefined);
+    const release = coalescer.hold();
+    const jobs = writes.map(({ key, tagline }) =>
+      coalescer.run({
+        caller: { me, config, ip: '127.0.0.1' },
+        items: [
+          {
+            entry: { name: 'profile.update', args: { tagline }, key, requestHash: `h-${tagline}` },
+          },
+        ],
+        stopOnTransient: false,
+      }),
+    );
+    await until(() => coalescer.waitingJobs === writes.length);
+    statements.length = 0;
+    release();
+    const outcomes = (await Promise.all(jobs)).map((o) => o[0]!);
+    const stored = await opened.db
+      .selectFrom('idempotencyKeys')
+      .select(['key', 'body'])
+      .where('caller', '=', userId)
+      .orderBy('key')
+      .execute();
+    return { outcomes, stored, stats: coalescer.stats };
+  }
+
+  const inserts = () => statements.filter((s) => s.startsWith('insert into "idempotency_keys"'));
+
+  it('are stored together, in one statement before the commit', async () => {
+    const writes = [1, 2, 3, 4, 5].map((i) => ({ key: `k${i}`, tagline: `t${i}` }));
+    const { outcomes, stored, stats } = await inOneGroup(uuidv7(), writes);
+    expect(outcomes.map((o) => ('answer' in o ? o.answer.status : o))).toEqual([
+      200, 200, 200, 200, 200,
+    ]);
+    expect(stats).toMatchObject({ groups: 1, runAgain: 0, savepoints: 0 });
+    expect(inserts()).toHaveLength(1);
+    expect(stored.map((r) => r.key)).toEqual(['k1', 'k2', 'k3', 'k4', 'k5']);
+    expect(stored.map((r) => r.body)).toEqual(
+      outcomes.map((o) => ('answer' in o ? o.answer.json : undefined)),
+    );
+  });
+
+  it('a key used twice in one group: the group runs again, and the second is the replay of the first', async () => {
+    const { outcomes, stored, stats } = await inOneGroup(uuidv7(), [
+      { key: 'same', tagline: 'once' },
+      { key: 'other', tagline: 'other' },
+      { key: 'same', tagline: 'once' },
+    ]);
+    const [first, other, second] = outcomes.map((o) => ('answer' in o ? o.answer : undefined));
+    expect([first?.status, other?.status, second?.status]).toEqual([200, 200, 200]);
+    expect(first?.replayed).toBeUndefined();
+    expect(second?.replayed).toBe(true);
+    expect(second?.json).toBe(first?.json);
+    expect(stats).toMatchObject({ groups: 1, runAgain: 1 });
+    expect(stored.map((r) => r.key)).toEqual(['other', 'same']);
+    // Run again with a savepoint each, each write stores its record on its own.
+    expect(inserts().length).toBeGreaterThan(1);
   });
 });

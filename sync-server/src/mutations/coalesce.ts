@@ -26,6 +26,7 @@ import {
   BrokenTransaction,
   WithoutSavepoints,
   applyInSavepoint,
+  saveDeferred,
   sharedTransaction,
   type Caller,
   type SharedTransaction,
@@ -145,6 +146,7 @@ async function runGroupOnce(
       }
       results.push(outcomes);
     }
+    await saveDeferred(shared);
     await flushChanges(trx, committed, announcer);
     stopCompiledDirectly(trx);
     await trx.commit().execute();

@@ -94,15 +94,20 @@ const saveEachQuery = compiledOnce(
 
 /**
  * Stores many answers, a statement per 500 instead of one each (a group of writes: apply.ts);
- * false when any (caller, key) already had one, which is then left as it was.
+ * false when any (caller, key) already had one, which is then left as it was. In (caller, key)
+ * order, as the change counters are locked in id order: two groups on two nodes that share keys
+ * (one batch sent to both) wait for each other instead of deadlocking.
  */
 export async function saveIdempotentEach(
   db: Db,
   records: readonly IdempotentRecord[],
 ): Promise<boolean> {
   const createdAt = nowIso();
+  const ordered = [...records].sort((a, b) =>
+    a.caller === b.caller ? compare(a.key, b.key) : compare(a.caller, b.caller),
+  );
   let saved = 0;
-  for (const part of chunks(records)) {
+  for (const part of chunks(ordered)) {
     const { rows } = await saveEachQuery(
       db,
       part.map((r) => r.caller),
@@ -115,6 +120,10 @@ export async function saveIdempotentEach(
     saved += rows.length;
   }
   return saved === records.length;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

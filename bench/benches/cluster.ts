@@ -6,7 +6,9 @@
  *
  * - ping sends over REST as fast as they are answered (50 connections, spread over the nodes);
  * - 60 s of the mixed load of benchmark 3 (40 % sends, 20 % reactions, 30 % pulls, 10 % reads)
- *   as fast as it is answered: the sends per second across both nodes, and errors;
+ *   as fast as it is answered: the sends per second across both nodes, and errors; and where
+ *   the CPUs went meanwhile (the nodes, PostgreSQL, the load generator, per request) with the
+ *   sends per second they allow at that cost;
  * - send through node 1 to `new_ping` on a node-2 socket, with 5,000 other sockets open across
  *   both nodes (the hint over LISTEN/NOTIFY, then node 2's read of the change log);
  * - NOTIFY's own cost: small write transactions with and without a pg_notify in each, straight

@@ -131,9 +131,15 @@ describe('a database a newer version has migrated', () => {
     try {
       await (await openDatabase(file)).close();
       const raw = new BetterSqlite3(file);
+      // Recorded as a newer version's migrator records it: 1 ms after the latest migration,
+      // whose time Kysely puts ahead of the clock when several finish within one millisecond
+      // (so the clock's own time could sort before it, which no real upgrade does).
+      const latest = raw.prepare('SELECT max(timestamp) AS t FROM kysely_migration').get() as {
+        t: string;
+      };
       raw
         .prepare('INSERT INTO kysely_migration (name, timestamp) VALUES (?, ?)')
-        .run('999-from-a-newer-version', new Date().toISOString());
+        .run('999-from-a-newer-version', new Date(Date.parse(latest.t) + 1).toISOString());
       raw.close();
       const opened = await openDatabase(file);
       try {

@@ -87,7 +87,13 @@ describe('a rolling upgrade on PostgreSQL', () => {
     try {
       await (await openDatabase(newer, { poolSize: 1 })).close();
       const other = await openDatabase(newer, { poolSize: 1 });
-      await sql`insert into kysely_migration (name, timestamp) values ('999-from-a-newer-version', ${new Date().toISOString()})`.execute(
+      // 1 ms after the latest migration, as a newer version's migrator records it (Kysely puts a
+      // migration's time ahead of the clock when several finish within one millisecond).
+      const { rows } = await sql<{
+        t: string;
+      }>`select max(timestamp) as t from kysely_migration`.execute(other.db);
+      const after = new Date(Date.parse(rows[0]!.t) + 1).toISOString();
+      await sql`insert into kysely_migration (name, timestamp) values ('999-from-a-newer-version', ${after})`.execute(
         other.db,
       );
       await other.close();

@@ -79,6 +79,31 @@ export async function loadPings(db: Db, viewerId: string, ids: string[]): Promis
 }
 
 /**
+ * The pings among each person's `ids` that they received, as they see them: the relay's read of
+ * one pass over the change log (realtime/relay.ts). The log names a new ping to its sender and to
+ * its receiver alike; one query reads every ping the pass names, and only a receiver's own pings
+ * cost the reads of their view (people, reactions, bookmarks), not what the senders sent. Order
+ * of each person's `ids` kept; unknown ids and pings the person sent are left out.
+ */
+export async function pingsAsReceived(
+  db: Db,
+  idsByPerson: ReadonlyMap<string, readonly string[]>,
+): Promise<Map<string, Ping[]>> {
+  const rows = new Map(
+    (await findPings(db, [...idsByPerson.values()].flat())).map((r) => [r.id, r]),
+  );
+  const out = new Map<string, Ping[]>();
+  for (const [personId, ids] of idsByPerson) {
+    const received = ids.flatMap((id) => {
+      const row = rows.get(id);
+      return row?.receiverId === personId ? [row] : [];
+    });
+    if (received.length) out.set(personId, await pingsAsSeen(db, personId, received));
+  }
+  return out;
+}
+
+/**
  * loadPings for ping rows already read (in the same transaction, so current): the same shape,
  * one statement fewer. Every row must be one viewerId sent or received.
  */

@@ -3,7 +3,8 @@
  * change log. Another node's write reaches this one as a hint on the bus (realtime/bus.ts: person,
  * newest change number); for the people with a socket open here, this node reads their change
  * rows after the last number it delivered, loads the pings delivered to them (rows with op
- * 'create' about a ping they received) and sends `new_ping` for each, then a `poke`.
+ * 'create' about a ping they received; one query reads every ping a pass names, and only the
+ * receivers' own are loaded as they see them) and sends `new_ping` for each, then a `poke`.
  *
  * Nothing depends on a hint arriving: when the bus connection comes back after a loss, and every
  * CHANGE_BUS_CATCH_UP_SECONDS, the node compares each of its people's newest change number with
@@ -11,10 +12,11 @@
  * own announcements (events.ts, at once, from memory): their numbers are marked done here so the
  * log is not read for them again.
  */
+import type { Ping } from '@pingme/shared';
 import type { Config } from '../config';
 import { changesAfterEach, countersOf, counterOf } from '../db/changes';
 import type { Db } from '../db/connection';
-import { loadPings } from '../db/pings';
+import { pingsAsReceived } from '../db/pings';
 import { logger } from '../logger';
 import type { ChangeBus, Hint } from './bus';
 import type { ChangeEvents } from './events';
@@ -39,8 +41,11 @@ export class ClusterRelay {
   private readonly dirty = new Set<string>();
   private working = false;
   private timer: NodeJS.Timeout | undefined;
-  /** Passes over the log and new_ping frames sent from it (tests, logs). */
-  readonly stats = { passes: 0, newPings: 0, catchUps: 0 };
+  /**
+   * Passes over the log, new_ping frames sent from it, and pings read as a person sees them to
+   * send them (only receivers' pings: tests, logs).
+   */
+  readonly stats = { passes: 0, newPings: 0, catchUps: 0, pingViews: 0 };
 
   constructor(
     private readonly deps: {
@@ -67,6 +72,15 @@ export class ClusterRelay {
     clearInterval(this.timer);
     this.deps.events.off('committed', this.onCommitted);
     this.deps.hub.presence = undefined;
+  }
+
+  /**
+   * Whether this node knows where `userId`'s change log stood when their first socket here opened
+   * (read from the database just after it opens): from then on, every change is delivered to
+   * their sockets; one made before is what the device pulls when it connects.
+   */
+  follows(userId: string): boolean {
+    return this.people.get(userId)?.delivered !== undefined;
   }
 
   private opened(userId: string) {
@@ -159,20 +173,34 @@ export class ClusterRelay {
     if (cursors.size === 0) return;
     this.stats.passes += 1;
     const rows = await changesAfterEach(db, cursors, ROWS_PER_PERSON);
-    const poked: string[] = [];
+    const isNew = (person: Person, r: { seq: number }) =>
+      r.seq > person.delivered! && !person.done.has(r.seq);
+    // The pings the log names as new to each person (to their sender as well as their receiver),
+    // read together; only the receivers' own are loaded as they see them.
+    const created = new Map<string, string[]>();
+    const readFor = new Map<string, Person>();
     for (const [userId, list] of rows) {
       const person = this.people.get(userId);
       if (!person || person.delivered === undefined) continue;
-      const fresh = list.filter((r) => r.seq > person.delivered! && !person.done.has(r.seq));
-      const created = fresh
-        .filter((r) => r.entity === 'ping' && r.op === 'create')
+      readFor.set(userId, person);
+      const ids = list
+        .filter((r) => isNew(person, r) && r.entity === 'ping' && r.op === 'create')
         .map((r) => r.entityId);
-      if (created.length) {
-        for (const ping of await loadPings(db, userId, created)) {
-          if (ping.receiverId !== userId) continue;
-          hub.sendNewPing(userId, ping);
-          this.stats.newPings += 1;
-        }
+      if (ids.length) created.set(userId, ids);
+    }
+    const received = created.size ? await pingsAsReceived(db, created) : new Map<string, Ping[]>();
+    for (const pings of received.values()) this.stats.pingViews += pings.length;
+    const poked: string[] = [];
+    for (const [userId, list] of rows) {
+      const person = this.people.get(userId);
+      // Gone (or a socket opened afresh) while the pings were read: nothing of this pass is theirs.
+      if (!person || person !== readFor.get(userId) || person.delivered === undefined) continue;
+      const fresh = list.filter((r) => isNew(person, r));
+      const freshIds = new Set(fresh.map((r) => r.entityId));
+      for (const ping of received.get(userId) ?? []) {
+        if (!freshIds.has(ping.id)) continue;
+        hub.sendNewPing(userId, ping);
+        this.stats.newPings += 1;
       }
       if (fresh.length) poked.push(userId);
       const last = list.length ? list[list.length - 1]!.seq : person.delivered;

@@ -81,9 +81,11 @@ export async function loadPings(db: Db, viewerId: string, ids: string[]): Promis
 /**
  * The pings among each person's `ids` that they received, as they see them: the relay's read of
  * one pass over the change log (realtime/relay.ts). The log names a new ping to its sender and to
- * its receiver alike; one query reads every ping the pass names, and only a receiver's own pings
- * cost the reads of their view (people, reactions, bookmarks), not what the senders sent. Order
- * of each person's `ids` kept; unknown ids and pings the person sent are left out.
+ * its receiver alike; one query reads every ping the pass names, and the receivers' own are then
+ * loaded together, whoever they are: their people, reactions and bookmarks in one query each
+ * (per chunk of ids), not one set per person. A receiver sees a ping as it is (the read mark kept
+ * from a blocked side is a sender's view only, readsAfterABlock). Order of each person's `ids`
+ * kept; unknown ids and pings the person sent are left out.
  */
 export async function pingsAsReceived(
   db: Db,
@@ -92,14 +94,46 @@ export async function pingsAsReceived(
   const rows = new Map(
     (await findPings(db, [...idsByPerson.values()].flat())).map((r) => [r.id, r]),
   );
-  const out = new Map<string, Ping[]>();
+  const received = new Map<string, PingRow[]>();
   for (const [personId, ids] of idsByPerson) {
-    const received = ids.flatMap((id) => {
+    const own = [...new Set(ids)].flatMap((id) => {
       const row = rows.get(id);
       return row?.receiverId === personId ? [row] : [];
     });
-    if (received.length) out.set(personId, await pingsAsSeen(db, personId, received));
+    if (own.length) received.set(personId, own);
   }
+  const out = new Map<string, Ping[]>();
+  const all = [...received.values()].flat();
+  if (all.length === 0) return out;
+  const pingIds = all.map((r) => r.id);
+  const people = await userSummaries(
+    db,
+    all.flatMap((r) => [r.senderId, r.receiverId]),
+  );
+  const reactions = await readInChunks(
+    pingIds,
+    async (part) => (await reactionsQuery(db, part)).rows,
+  );
+  const marks = new Set(
+    (
+      await readInChunks(pingIds, (part) =>
+        db
+          .selectFrom('moments')
+          .select(['userId', 'pingId'])
+          .where('userId', 'in', [...received.keys()])
+          .where('pingId', 'in', part)
+          .execute(),
+      )
+    ).map((m) => `${m.userId} ${m.pingId}`),
+  );
+  // Each ping has one receiver: every Ping built here is one person's.
+  const byId = new Map<string, Ping>();
+  for (const [personId, own] of received) {
+    const pings = own.map((r) => toPing(r, people, marks.has(`${personId} ${r.id}`)));
+    for (const ping of pings) byId.set(ping.id, ping);
+    out.set(personId, pings);
+  }
+  for (const x of reactions) byId.get(x.pingId)?.reactions.push(x);
   return out;
 }
 

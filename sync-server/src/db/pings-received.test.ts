@@ -1,0 +1,146 @@
+/**
+ * pingsAsReceived, the relay's read of a pass over the change log (realtime/relay.ts): for each
+ * person, the pings among their ids that they received, exactly as loadPings shows them to that
+ * person, read for all of them together rather than person by person.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type OpenedDb } from './connection';
+import { loadPings, pingsAsReceived } from './pings';
+import type { PingRow } from './schema';
+import { personRow } from '../../test/rows';
+
+let opened: OpenedDb;
+const at = (n: number) => new Date(Date.UTC(2026, 10, 1, 12, 0, n)).toISOString();
+
+function ping(id: string, senderId: string, receiverId: string, n: number): PingRow {
+  return {
+    id,
+    senderId,
+    receiverId,
+    kind: 'custom',
+    promptId: null,
+    promptText: null,
+    promptEmoji: null,
+    customText: `from ${senderId} to ${receiverId}`,
+    customEmoji: '👋',
+    anchorId: null,
+    groupId: null,
+    isRead: 0,
+    readAt: null,
+    createdAt: at(n),
+    writtenAt: null,
+  };
+}
+
+beforeAll(async () => {
+  opened = await openDatabase(':memory:');
+  const { db } = opened;
+  await db
+    .insertInto('users')
+    .values(['ann', 'ben', 'cat', 'dan'].map((id) => personRow(id, at(0))))
+    .execute();
+  await db
+    .insertInto('pings')
+    .values([
+      ping('p1', 'ann', 'ben', 1),
+      ping('p2', 'cat', 'ben', 2),
+      { ...ping('p3', 'ben', 'ann', 3), isRead: 1, readAt: at(9) },
+      ping('p4', 'ann', 'dan', 4),
+      ping('p5', 'dan', 'cat', 5),
+    ])
+    .execute();
+  await db
+    .insertInto('reactions')
+    .values([
+      { id: 'r1', pingId: 'p1', userId: 'ben', reactionType: 'heart', createdAt: at(6) },
+      { id: 'r2', pingId: 'p1', userId: 'ann', reactionType: 'wow', createdAt: at(7) },
+      { id: 'r3', pingId: 'p3', userId: 'ann', reactionType: 'yes', createdAt: at(8) },
+    ])
+    .execute();
+  await db
+    .insertInto('moments')
+    .values([
+      // Ben's bookmark of a ping he received; Ann's of one she sent (not Ben's).
+      { id: 'm1', userId: 'ben', pingId: 'p2', title: 'kept', description: null, createdAt: at(9) },
+      { id: 'm2', userId: 'ann', pingId: 'p1', title: 'mine', description: null, createdAt: at(9) },
+    ])
+    .execute();
+});
+afterAll(() => opened.close());
+
+/** Counts the statements run on the connection by the table they read, until restored. */
+function countStatements() {
+  const byTable = new Map<string, number>();
+  const proto = Object.getPrototypeOf(opened.sqlite.prepare('select 1')) as Record<
+    string,
+    (...a: unknown[]) => unknown
+  >;
+  const all = proto.all!;
+  proto.all = function (this: { source: string }, ...a: unknown[]) {
+    const table = /from "(\w+)"/.exec(this.source)?.[1] ?? '?';
+    byTable.set(table, (byTable.get(table) ?? 0) + 1);
+    return all.apply(this, a);
+  };
+  return { byTable, restore: () => void (proto.all = all) };
+}
+
+describe('pingsAsReceived', () => {
+  // Each person's ids as a pass names them: the log names a new ping to both of its people.
+  const named = new Map([
+    ['ben', ['p1', 'p2', 'p3', 'p1']],
+    ['ann', ['p4', 'p3', 'p1']],
+    ['dan', ['p4']],
+    ['cat', ['p2', 'unknown']],
+  ]);
+
+  it('gives each person the pings they received, as loadPings shows them to that person', async () => {
+    const got = await pingsAsReceived(opened.db, named);
+    for (const [person, ids] of named) {
+      const asLoaded = (await loadPings(opened.db, person, [...new Set(ids)])).filter(
+        (p) => p.receiverId === person,
+      );
+      expect(got.get(person) ?? [], person).toEqual(asLoaded);
+    }
+    expect([...got.keys()].sort()).toEqual(['ann', 'ben', 'dan']);
+    expect(got.get('ben')!.map((p) => p.id)).toEqual(['p1', 'p2']);
+    const [p1, p2] = got.get('ben')!;
+    expect(p1!.reactions.map((r) => r.id)).toEqual(['r1', 'r2']);
+    expect([p1!.isBookmarked, p2!.isBookmarked]).toEqual([false, true]);
+    expect(p1!.sender).toMatchObject({ id: 'ann' });
+    expect(got.get('ann')!.map((p) => [p.id, p.isRead, p.reactions.length])).toEqual([
+      ['p3', true, 1],
+    ]);
+  });
+
+  it('reads every receiver’s pings together: one statement per table, however many receive', async () => {
+    const counted = countStatements();
+    try {
+      await pingsAsReceived(opened.db, named);
+    } finally {
+      counted.restore();
+    }
+    expect(Object.fromEntries(counted.byTable)).toEqual({
+      pings: 1,
+      users: 1,
+      reactions: 1,
+      moments: 1,
+    });
+  });
+
+  it('reads nothing further when nobody received any of them', async () => {
+    const counted = countStatements();
+    try {
+      const got = await pingsAsReceived(
+        opened.db,
+        new Map([
+          ['ann', ['p1', 'p4']],
+          ['cat', ['p2']],
+        ]),
+      );
+      expect(got.size).toBe(0);
+    } finally {
+      counted.restore();
+    }
+    expect(Object.fromEntries(counted.byTable)).toEqual({ pings: 1 });
+  });
+});

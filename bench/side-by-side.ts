@@ -7,7 +7,7 @@
  * person of the ring has a socket open on both, so a send fans out as in benchmark 1.
  *
  *   npx tsx bench/side-by-side.ts --a . --b /tmp/other-tree [--load send] [--connections 50]
- *     [--phase 3] [--rounds 8] [--no-sockets] [--postgres] [--profile <dir>]
+ *     [--phase 3] [--rounds 8] [--no-sockets] [--postgres [--second-node]] [--profile <dir>]
  *
  * --load: send (REST ping sends), batch1 / batch50 (the same as 1- or 50-entry batches), user
  * (GET /api/user), mixed (benchmark 3's mixed load), or one kind of it alone: reaction, pull, read
@@ -21,6 +21,10 @@
  * one throw-away cluster started for the run (as the cluster bench's), through its Unix socket;
  * PostgreSQL's own CPU per request is printed too (the cluster's in each phase: one server is
  * loaded at a time).
+ * --second-node (with --postgres): each side runs a second node of its tree on its database, and
+ * the ring's sockets open there instead of on the loaded one, so every write reaches them through
+ * the bus and the relay (realtime/relay.ts, docs/deploy.md); CPU per request is both nodes', and
+ * each phase prints each node's.
  * --profile <dir>: server A runs with --cpu-prof and writes its profile there when it stops
  * (summarise it with bench/profile.ts).
  */
@@ -57,6 +61,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '8' },
     'no-sockets': { type: 'boolean', default: false },
     postgres: { type: 'boolean', default: false },
+    'second-node': { type: 'boolean', default: false },
   },
 });
 if (!args.b) {
@@ -69,6 +74,7 @@ const LOADS = ['send', 'batch1', 'batch50', 'user', 'mixed', 'reaction', 'pull',
 type Load = (typeof LOADS)[number];
 if (!LOADS.includes(args.load as Load)) throw new Error(`unknown load ${args.load}`);
 const load = args.load as Load;
+if (args['second-node'] && !args.postgres) throw new Error('--second-node needs --postgres');
 const connections = Number(args.connections);
 const phaseS = Number(args.phase);
 const rounds = Number(args.rounds);
@@ -219,15 +225,38 @@ try {
     ...envB,
   });
   servers.push(b);
+  // --second-node: each server's second node, on its database, holding the sockets.
+  const second = new Map<Server, Server>();
+  if (args['second-node']) {
+    const a2 = await startServer('A2', path.resolve(args.a), {
+      ...serverEnv(dirA),
+      ...databases[0],
+    });
+    servers.push(a2);
+    second.set(a, a2);
+    const b2 = await startServer('B2', path.resolve(args.b), {
+      ...serverEnv(dirB),
+      ...databases[1],
+      ...envB,
+    });
+    servers.push(b2);
+    second.set(b, b2);
+  }
   const cookies = world.ring.users.map((u) => u.cookie);
+  const socketsOn = (s: Server) => second.get(s) ?? s;
   const sockets = args['no-sockets']
     ? []
-    : [...(await openSockets(a.url, cookies)), ...(await openSockets(b.url, cookies))];
+    : [
+        ...(await openSockets(socketsOn(a).url, cookies)),
+        ...(await openSockets(socketsOn(b).url, cookies)),
+      ];
 
   // On PostgreSQL, the cluster's CPU in a phase is the loaded server's: the phases alternate.
   const postmaster = cluster?.postmasterPid();
   const phase = async (s: Server, durationS: number) => {
     const before = cpuMs(s.pid);
+    const s2 = second.get(s);
+    const before2 = s2 ? cpuMs(s2.pid) : 0;
     const database =
       postmaster === undefined
         ? undefined
@@ -239,8 +268,17 @@ try {
       ...requestsOf(world, s.url, cursors),
     });
     if (r.non2xx + r.errors > 0) console.error(`  ${s.name}: failures`, r.statusCounts);
+    let nodesMs = cpuMs(s.pid) - before;
+    if (s2) {
+      // The second node's relay finishes its last passes just after the load stops.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const relayMs = cpuMs(s2.pid) - before2;
+      const us = (ms: number) => ((ms * 1000) / r.requests).toFixed(0);
+      console.log(`  ${s.name}: ${us(nodesMs)} µs, ${s2.name} ${us(relayMs)} µs a request`);
+      nodesMs += relayMs;
+    }
     return {
-      cpuMs: (cpuMs(s.pid) - before) / r.requests,
+      cpuMs: nodesMs / r.requests,
       rps: r.rps,
       databaseMs: database ? database() / r.requests : Number.NaN,
     };

@@ -16,3 +16,29 @@ export function personRow(id: string, now = new Date().toISOString()) {
     updatedAt: now,
   };
 }
+
+/** A custom ping from `senderId` to `receiverId`, unread, with every column `pings` holds. */
+export function pingRow(
+  id: string,
+  senderId: string,
+  receiverId: string,
+  createdAt = new Date().toISOString(),
+) {
+  return {
+    id,
+    senderId,
+    receiverId,
+    kind: 'custom' as const,
+    promptId: null,
+    promptText: null,
+    promptEmoji: null,
+    customText: `from ${senderId} to ${receiverId}`,
+    customEmoji: '👋',
+    anchorId: null,
+    groupId: null,
+    isRead: 0,
+    readAt: null,
+    createdAt,
+    writtenAt: null,
+  };
+}

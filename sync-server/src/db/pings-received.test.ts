@@ -6,31 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenedDb } from './connection';
 import { loadPings, pingsAsReceived } from './pings';
-import type { PingRow } from './schema';
-import { personRow } from '../../test/rows';
+import { personRow, pingRow } from '../../test/rows';
 
 let opened: OpenedDb;
 const at = (n: number) => new Date(Date.UTC(2026, 10, 1, 12, 0, n)).toISOString();
 
-function ping(id: string, senderId: string, receiverId: string, n: number): PingRow {
-  return {
-    id,
-    senderId,
-    receiverId,
-    kind: 'custom',
-    promptId: null,
-    promptText: null,
-    promptEmoji: null,
-    customText: `from ${senderId} to ${receiverId}`,
-    customEmoji: '👋',
-    anchorId: null,
-    groupId: null,
-    isRead: 0,
-    readAt: null,
-    createdAt: at(n),
-    writtenAt: null,
-  };
-}
+const ping = (id: string, senderId: string, receiverId: string, n: number) =>
+  pingRow(id, senderId, receiverId, at(n));
 
 beforeAll(async () => {
   opened = await openDatabase(':memory:');

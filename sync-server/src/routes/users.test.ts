@@ -8,6 +8,7 @@ import {
   type MadeUser,
   type TestServer,
 } from '../../test/harness';
+import { pingRow } from '../../test/rows';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -40,22 +41,7 @@ async function sendRequest(from: MadeUser, to: MadeUser): Promise<string> {
 async function insertPing(senderId: string, receiverId: string) {
   await server.database.db
     .insertInto('pings')
-    .values({
-      id: randomUUID(),
-      senderId,
-      receiverId,
-      kind: 'custom',
-      promptId: null,
-      promptText: null,
-      promptEmoji: null,
-      customText: 'hi',
-      customEmoji: '👋',
-      anchorId: null,
-      groupId: null,
-      isRead: 0,
-      readAt: null,
-      createdAt: new Date().toISOString(),
-    })
+    .values({ ...pingRow(randomUUID(), senderId, receiverId), customText: 'hi' })
     .execute();
 }
 const search = async (u: MadeUser, q: string) => {

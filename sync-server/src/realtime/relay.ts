@@ -94,6 +94,10 @@ export class ClusterRelay {
         person.delivered = seq;
         this.settle(person);
         if (person.wanted > seq) this.mark(userId);
+        // A change heard of while the number was read, and counted in it: the device may have
+        // pulled before it was made, and this socket will not be told of it; a poke makes the
+        // device pull now rather than at its next trigger (up to a minute later).
+        else if (person.wanted > 0) this.deps.hub.poke([userId]);
       },
       (err: unknown) => logger.warn({ err }, 'relay: could not read a change counter'),
     );

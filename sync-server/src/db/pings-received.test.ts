@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenedDb } from './connection';
 import { loadPings, pingsAsReceived } from './pings';
 import { personRow, pingRow } from '../../test/rows';
+import { recordStatements } from '../../test/statements';
 
 let opened: OpenedDb;
 const at = (n: number) => new Date(Date.UTC(2026, 10, 1, 12, 0, n)).toISOString();
@@ -50,22 +51,6 @@ beforeAll(async () => {
 });
 afterAll(() => opened.close());
 
-/** Counts the statements run on the connection by the table they read, until restored. */
-function countStatements() {
-  const byTable = new Map<string, number>();
-  const proto = Object.getPrototypeOf(opened.sqlite.prepare('select 1')) as Record<
-    string,
-    (...a: unknown[]) => unknown
-  >;
-  const all = proto.all!;
-  proto.all = function (this: { source: string }, ...a: unknown[]) {
-    const table = /from "(\w+)"/.exec(this.source)?.[1] ?? '?';
-    byTable.set(table, (byTable.get(table) ?? 0) + 1);
-    return all.apply(this, a);
-  };
-  return { byTable, restore: () => void (proto.all = all) };
-}
-
 describe('pingsAsReceived', () => {
   // Each person's ids as a pass names them: the log names a new ping to both of its people.
   const named = new Map([
@@ -95,13 +80,13 @@ describe('pingsAsReceived', () => {
   });
 
   it('reads every receiver’s pings together: one statement per table, however many receive', async () => {
-    const counted = countStatements();
+    const counted = recordStatements(opened.sqlite);
     try {
       await pingsAsReceived(opened.db, named);
     } finally {
       counted.restore();
     }
-    expect(Object.fromEntries(counted.byTable)).toEqual({
+    expect(counted.byTable()).toEqual({
       pings: 1,
       users: 1,
       reactions: 1,
@@ -110,7 +95,7 @@ describe('pingsAsReceived', () => {
   });
 
   it('reads nothing further when nobody received any of them', async () => {
-    const counted = countStatements();
+    const counted = recordStatements(opened.sqlite);
     try {
       const got = await pingsAsReceived(
         opened.db,
@@ -123,6 +108,6 @@ describe('pingsAsReceived', () => {
     } finally {
       counted.restore();
     }
-    expect(Object.fromEntries(counted.byTable)).toEqual({ pings: 1 });
+    expect(counted.byTable()).toEqual({ pings: 1 });
   });
 });

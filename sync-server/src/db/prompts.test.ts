@@ -7,11 +7,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { openDatabase, type OpenedDb } from './connection';
 import { DEFAULT_PROMPTS_TTL_MS, findPrompt, insertPrompt, updatePrompt } from './prompts';
 import { personRow } from '../../test/rows';
+import { recordStatements } from '../../test/statements';
 
 const HUG = '00000000-0000-7000-8000-000000000001';
 
 let opened: OpenedDb;
-const reads: string[] = [];
 beforeAll(async () => {
   opened = await openDatabase(':memory:');
   await opened.db
@@ -24,17 +24,11 @@ afterEach(() => vi.useRealTimers());
 
 /** Records every run of a statement that reads the prompts table, until restored. */
 function countReads() {
-  reads.length = 0;
-  const proto = Object.getPrototypeOf(opened.sqlite.prepare('select 1')) as Record<
-    string,
-    (...a: unknown[]) => unknown
-  >;
-  const all = proto.all!;
-  proto.all = function (this: { source: string }, ...a: unknown[]) {
-    if (/from "prompts"/.test(this.source)) reads.push(this.source);
-    return all.apply(this, a);
+  const recorded = recordStatements(opened.sqlite);
+  return {
+    reads: () => recorded.sources.filter((source) => /from "prompts"/.test(source)),
+    mockRestore: recorded.restore,
   };
-  return { mockRestore: () => void (proto.all = all) };
 }
 
 describe('findPrompt', () => {
@@ -60,9 +54,9 @@ describe('findPrompt', () => {
       await updatePrompt(opened.db, id, { text: 'Ping me at dinner', emoji: '🍝' });
       expect((await findPrompt(opened.db, id))?.text).toBe('Ping me at dinner');
       // Both reads ran a statement; a default prompt now read again runs none.
-      expect(reads).toHaveLength(2);
+      expect(spy.reads()).toHaveLength(2);
       await findPrompt(opened.db, HUG);
-      expect(reads).toHaveLength(2);
+      expect(spy.reads()).toHaveLength(2);
     } finally {
       spy.mockRestore();
     }

@@ -9,10 +9,12 @@
  * server's connection. The WAL starts again from its beginning at a commit that finds it all
  * copied; under a steady stream of writes new pages arrive during each checkpoint, so that is
  * rare, and the server's connection keeps an automatic checkpoint at a larger size
- * (`FALLBACK_AUTOCHECKPOINT_PAGES`, a 40 MB WAL): it then copies only the last pages, and the
- * WAL starts again. It also bounds the WAL if the thread falls behind or dies. Durability does
- * not change: the thread's connection syncs as the server's did (`synchronous = NORMAL`: the WAL
- * before a checkpoint, the file after it).
+ * (`FALLBACK_AUTOCHECKPOINT_PAGES`, a 160 MB WAL): it then copies only the last pages, and the
+ * WAL starts again. It also bounds the WAL if the thread falls behind or dies. That checkpoint
+ * still syncs both files on the event loop, a stall of every request, so it is kept rare: at
+ * 40 MB the send rate was about a tenth lower (docs/performance.md, "The server's own checkpoint
+ * made rarer"). Durability does not change: the thread's connection syncs as the server's did
+ * (`synchronous = NORMAL`: the WAL before a checkpoint, the file after it).
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -20,7 +22,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { logger } from '../logger';
 
 /** Pages of WAL (4 KB each) at which the server's own connection checkpoints after all. */
-export const FALLBACK_AUTOCHECKPOINT_PAGES = 10_000;
+export const FALLBACK_AUTOCHECKPOINT_PAGES = 40_000;
 /** How often the thread checkpoints. */
 export const CHECKPOINT_EVERY_MS = 100;
 

@@ -238,12 +238,20 @@ describe('friends', () => {
     await page.screenshot({ path: artifact('friend-profile.png'), fullPage: true });
     expect(await seriousA11yProblems(page)).toEqual([]);
 
-    // Offline, the stats are the last ones seen, with their time.
-    await page.route('**/api/friends/*/stats', (route) => route.abort());
+    // Offline, the stats are the last ones seen, with their time. The failure lands after the
+    // page's other calls have answered, so the device counts the server as unreachable (as it
+    // does after any failed call) until its next probe finds it again: a send before that says
+    // 'Saved, will send when you're back online'. Without the delay that order was up to the
+    // machine's load, and so was the toast below.
+    await page.route('**/api/friends/*/stats', (route) => {
+      setTimeout(() => void route.abort(), 400);
+    });
     await page.reload();
     await page.getByText(/^Offline: stats from /).waitFor();
     expect(await profile.stat('Pings')).toBe('6');
     await page.unroute('**/api/friends/*/stats');
+    // The device notices by itself that the server answers again (SyncHost's probe).
+    await page.getByTestId('sync-status').filter({ hasText: 'Online' }).waitFor();
 
     await profile.sendAPing.click();
     const send = new PingFriendPage(page);

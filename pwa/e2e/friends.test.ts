@@ -238,11 +238,11 @@ describe('friends', () => {
     await page.screenshot({ path: artifact('friend-profile.png'), fullPage: true });
     expect(await seriousA11yProblems(page)).toEqual([]);
 
-    // Offline, the stats are the last ones seen, with their time. The failure lands after the
-    // page's other calls have answered, so the device counts the server as unreachable (as it
-    // does after any failed call) until its next probe finds it again: a send before that says
-    // 'Saved, will send when you're back online'. Without the delay that order was up to the
-    // machine's load, and so was the toast below.
+    // Offline, the stats are the last ones seen, with their time. The failure is held 400 ms so
+    // that it lands after the page's other calls have answered: the device then counts the
+    // server as unreachable (as after any failed call) until its next probe finds it again, and a
+    // send before that says 'Saved, will send when you're back online'. Without the delay that
+    // order was up to the machine's load, and so was the toast below.
     await page.route('**/api/friends/*/stats', (route) => {
       setTimeout(() => void route.abort(), 400);
     });

@@ -4,6 +4,7 @@ import '@pingme/shared/csp';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { afterFirstFrame } from './after-first-frame';
 import { ensureDeviceId } from './db';
 import { listenForInstallPrompt } from './install';
 import { createAppRouter } from './router';
@@ -35,19 +36,11 @@ async function start() {
     </StrictMode>,
   );
   // The service worker is not needed for the first frame: workbox-window (its own chunk) is
-  // fetched and the worker registered once that frame is on screen and the page is idle.
+  // fetched and the worker registered once the app's first frame is on screen and the page is
+  // idle (after-first-frame.ts).
   afterFirstFrame(() => void import('./sw-register').then((m) => m.registerServiceWorker()));
   // The emoji font likewise: its face is declared after the first frame, fetched when used.
   afterFirstFrame(() => void import('./emoji-font').then((m) => m.addEmojiFont()));
-}
-
-function afterFirstFrame(task: () => void): void {
-  requestAnimationFrame(() =>
-    setTimeout(() => {
-      if ('requestIdleCallback' in window) requestIdleCallback(task, { timeout: 2000 });
-      else task();
-    }, 0),
-  );
 }
 
 void start();

@@ -32,11 +32,11 @@ const QUIET_PATHS = ['/friends'];
  * Read by the root's loader before a signed-in render: a banner that is already due is then in
  * the first frame, instead of appearing a moment later above the screen and pushing it down
  * (a layout shift Lighthouse counts against Home). The requests come from the first-sync state
- * Home shares (nothing before a new device's first sync has finished), so on a new device the
- * banner and Home's sections appear in the same render.
+ * Home shares; on a new device, before its first sync has finished, from `beforeFirstPull`, what
+ * the server answered while the chunks loaded.
  */
-export async function primeFriendRequests(): Promise<void> {
-  await primeFirstSyncState();
+export async function primeFriendRequests(beforeFirstPull?: string[]): Promise<void> {
+  await primeFirstSyncState(beforeFirstPull);
 }
 
 const NONE: string[] = [];

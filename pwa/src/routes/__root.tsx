@@ -6,11 +6,14 @@ import {
   useRouterState,
 } from '@tanstack/react-router';
 import { Suspense, useEffect, useRef, useState } from 'react';
+import { firstFramePainted } from '../after-first-frame';
+import { api } from '../api';
 import { useNeedsSetup } from '../components/setup/SetupGate';
 import { StatusCard } from '../components/StatusCard';
 import { TopBar } from '../components/TopBar';
 import { UpdatePrompt } from '../components/UpdatePrompt';
 import { cx } from '../components/cx';
+import { getMeta } from '../db';
 import { LOGIN_HREF, onSignedOutFlow } from '../navigation';
 import { useSession, useUi } from '../stores';
 import { NotFoundScreen } from '../screens/NotFoundScreen';
@@ -50,12 +53,34 @@ export const rootRoute = createRootRoute({
       toastsNow ? (toasterLoaded ?? Toaster.preload?.()) : undefined,
       ...chrome.map((c) => c.preload?.()),
       // The banner sits above the screen: know now whether it shows, so nothing shifts later.
-      signedIn && import('../components/FriendRequestsBanner').then((m) => m.primeFriendRequests()),
+      signedIn &&
+        Promise.all([import('../components/FriendRequestsBanner'), requestsBeforeFirstPull()]).then(
+          ([m, ids]) => m.primeFriendRequests(ids),
+        ),
     ]);
   },
   component: RootLayout,
   notFoundComponent: NotFoundScreen,
 });
+
+/**
+ * A device that has never pulled knows nothing of the person's friend requests until its first
+ * snapshot lands: the server is asked while the chunks load, so the banner is in the first frame
+ * (above Home's header, which is there at once) instead of pushing the header down later. Any
+ * failure leaves it to the snapshot, as before.
+ */
+async function requestsBeforeFirstPull(): Promise<string[] | undefined> {
+  try {
+    if ((await getMeta('cursor')) !== undefined) return undefined;
+    const { received } = await api.get<{ received: { requestId: string }[] }>(
+      '/api/friends/pending',
+      { on401: 'throw' },
+    );
+    return received.map((r) => r.requestId);
+  } catch {
+    return undefined;
+  }
+}
 
 function RootLayout() {
   const leavingTo = useUi((s) => s.leavingTo);
@@ -125,7 +150,10 @@ function useFirstFramePainted(): boolean {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setPainted(true), 0);
+      timer = setTimeout(() => {
+        setPainted(true);
+        firstFramePainted();
+      }, 0);
     });
     return () => {
       cancelAnimationFrame(frame);

@@ -59,18 +59,18 @@ export function HomeScreen() {
   const tour = useGuidedTour();
   const awaitingFirstSync = useAwaitingFirstSync();
   if (!user || awaitingFirstSync === undefined) return null;
-  if (awaitingFirstSync) {
-    // A new device: a compact loading state until the snapshot, then Home in one frame (with the
-    // friend-request banner, which waits for the same snapshot): nothing on screen moves. Its own
-    // key: Home's element is then a new one, not this one grown and pushed down (a layout shift).
+  if (awaitingFirstSync || friends === undefined || stripAnchors === undefined) {
+    // Who you are is known with the session: the header is on screen from the first frame, and
+    // stays the same element when the sections arrive below it, so nothing on screen moves. A new
+    // device shows a polite loading state under it until its first snapshot has landed; a device
+    // with data waits a moment for the sections' own reads, so none appears above another later.
     return (
-      <div className="screen home" key="first-sync">
-        <HomeLoading />
+      <div className="screen home">
+        <HomeHeader user={user} />
+        {awaitingFirstSync && <HomeLoading />}
       </div>
     );
   }
-  // The first frame waits for the sections' own reads, so nothing appears above Your Pings later.
-  if (friends === undefined || stripAnchors === undefined) return null;
   const hasFriends = (friends?.length ?? counts.friends) > 0;
 
   return (

@@ -3,12 +3,13 @@
  * person, read together in one live query that Home and the friend-request banner share.
  *
  * A new device has never completed a pull (`meta.cursor` is written at the end of the snapshot,
- * in the same transaction as its last page: pwa/src/sync/pull-worker.ts). Home then shows a
- * loading state instead of an empty Home, and the banner shows nothing; both learn that the
- * snapshot has landed from the same answer, so they change in the same render and the banner
- * never pushes Home down a frame later (a layout shift Lighthouse counts). A device that has
- * pulled once never waits again (offline it shows what it has), and an offline device that never
- * pulled shows the empty Home rather than a spinner that cannot finish.
+ * in the same transaction as its last page: pwa/src/sync/pull-worker.ts). Home then shows its
+ * header and a loading state under it instead of an empty Home. The banner shows the requests
+ * the server named while the app's chunks loaded (the root's loader asks it, primeFirstSyncState),
+ * so it is in the first frame above the header rather than pushing it down once the snapshot
+ * lands (a layout shift Lighthouse counts); from the snapshot on, the device's own rows. A device
+ * that has pulled once never waits again (offline it shows what it has), and an offline device
+ * that never pulled shows the empty Home rather than a spinner that cannot finish.
  */
 import { liveQuery } from 'dexie';
 import { useSyncExternalStore } from 'react';
@@ -18,9 +19,15 @@ import { selectOnline, useConnectivity } from '../../stores';
 export interface FirstSyncState {
   /** The device has completed a pull. */
   pulled: boolean;
-  /** Received friend requests still pending (none before the first pull has finished). */
+  /**
+   * Received friend requests still pending: the device's own once it has pulled, before that the
+   * ones the server named at start (none if it was not asked or could not answer).
+   */
   requestIds: string[];
 }
+
+/** The received requests the server named before this device's first pull (primeFirstSyncState). */
+let requestsBeforeFirstPull: string[] = [];
 
 export function readFirstSyncState(): Promise<FirstSyncState> {
   return db.transaction('r', [db.meta, db.friendships], async () => {
@@ -30,7 +37,7 @@ export function readFirstSyncState(): Promise<FirstSyncState> {
           .where('[status+direction]')
           .equals(['pending', 'received'])
           .primaryKeys()) as string[])
-      : [];
+      : requestsBeforeFirstPull;
     return { pulled, requestIds };
   });
 }
@@ -68,8 +75,12 @@ export function useFirstSyncState(): FirstSyncState | undefined {
   return useSyncExternalStore(subscribe, () => current);
 }
 
-/** Read before a signed-in render (the root's loader), so the first frame already knows. */
-export async function primeFirstSyncState(): Promise<void> {
+/**
+ * Read before a signed-in render (the root's loader), so the first frame already knows;
+ * `beforeFirstPull`: the received requests the server named, for a device that has not pulled.
+ */
+export async function primeFirstSyncState(beforeFirstPull?: string[]): Promise<void> {
+  if (beforeFirstPull) requestsBeforeFirstPull = beforeFirstPull;
   try {
     current = await readFirstSyncState();
   } catch {

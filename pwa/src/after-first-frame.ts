@@ -9,6 +9,12 @@
 const waiting: (() => void)[] = [];
 let painted = false;
 
+/**
+ * The longest the work waits for that frame: a start whose root layout never paints (its loader
+ * failed, an error screen instead) still registers its service worker.
+ */
+export const FIRST_FRAME_WAIT_MAX_MS = 5000;
+
 function whenIdle(task: () => void): void {
   if ('requestIdleCallback' in window) requestIdleCallback(task, { timeout: 2000 });
   else setTimeout(task, 0);
@@ -20,7 +26,10 @@ export function afterFirstFrame(task: () => void): void {
   else waiting.push(task);
 }
 
-/** The root layout's first frame is on screen (called once it has been painted). */
+/**
+ * The root layout's first frame is on screen (called once it has been painted), or
+ * FIRST_FRAME_WAIT_MAX_MS have passed since the start (main.tsx): the waiting work may run.
+ */
 export function firstFramePainted(): void {
   if (painted) return;
   painted = true;

@@ -4,7 +4,7 @@ import '@pingme/shared/csp';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { afterFirstFrame } from './after-first-frame';
+import { FIRST_FRAME_WAIT_MAX_MS, afterFirstFrame, firstFramePainted } from './after-first-frame';
 import { ensureDeviceId } from './db';
 import { listenForInstallPrompt } from './install';
 import { createAppRouter } from './router';
@@ -41,6 +41,7 @@ async function start() {
   afterFirstFrame(() => void import('./sw-register').then((m) => m.registerServiceWorker()));
   // The emoji font likewise: its face is declared after the first frame, fetched when used.
   afterFirstFrame(() => void import('./emoji-font').then((m) => m.addEmojiFont()));
+  setTimeout(firstFramePainted, FIRST_FRAME_WAIT_MAX_MS);
 }
 
 void start();

@@ -78,9 +78,11 @@ export function useFirstSyncState(): FirstSyncState | undefined {
 /**
  * Read before a signed-in render (the root's loader), so the first frame already knows;
  * `beforeFirstPull`: the received requests the server named, for a device that has not pulled.
+ * Without them (the server was not asked or did not answer) none are shown until the first pull:
+ * never the list of an earlier start, which may have been another person's on this page.
  */
 export async function primeFirstSyncState(beforeFirstPull?: string[]): Promise<void> {
-  if (beforeFirstPull) requestsBeforeFirstPull = beforeFirstPull;
+  requestsBeforeFirstPull = beforeFirstPull ?? [];
   try {
     current = await readFirstSyncState();
   } catch {

@@ -180,6 +180,43 @@ describe('first load', () => {
     await page.screenshot({ path: artifact('home-after-first-sync.png') });
   });
 
+  it('a new device whose first pull fails says so and tries again by itself until Home comes', async () => {
+    const who = await person('Failing', 'Pull');
+    const friend = await person('Filipa', 'Pull');
+    await befriend(who, friend);
+    const page = await newPage();
+    await signInPage(page, who);
+    let failing = true;
+    let pulls = 0;
+    await page.route('**/api/sync/pull**', async (route) => {
+      pulls += 1;
+      if (!failing) return route.continue();
+      await route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'Internal server error' }),
+      });
+    });
+    await page.goto('/');
+    const status = page
+      .getByRole('status')
+      .filter({ hasText: 'Your pings could not be loaded yet. Trying again…' });
+    await status.waitFor();
+    // The server is reachable: this is not the offline state, and no empty Home either.
+    expect(await page.getByTestId('sync-status').textContent()).toContain('Online');
+    expect(await page.getByText('Connect with Friends', { exact: true }).count()).toBe(0);
+    // It tries again by itself, backing off from a second, not a minute later.
+    await expect.poll(() => pulls, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    await page.screenshot({ path: artifact('home-first-pull-failed.png') });
+    expect(await page.getByRole('button', { name: 'Try again' }).isEnabled()).toBe(true);
+    // The server answers again: the next automatic try brings Home (what 'Try again' does at once
+    // is src/components/home/HomeLoading.test.tsx's).
+    failing = false;
+    await page.getByText('Filipa').first().waitFor({ timeout: 15_000 });
+    expect(await status.count()).toBe(0);
+    expect(await page.getByTestId('counter-friends').textContent()).toBe('1 friend');
+  });
+
   it('a device that has synced once never shows the loading state again, even when the pull hangs', async () => {
     const who = await person('Synced', 'Tester');
     const friend = await person('Faye', 'Tester');

@@ -9,8 +9,9 @@ import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { refreshSession } from '../session';
 import { NewPingBanner } from './pings/NewPingBanner';
-import { useConnectivity, useSession } from '../stores';
-import { installSyncEngine, syncEngine, type SyncReason } from '../sync/engine';
+import { useConnectivity, useRealtime, useSession } from '../stores';
+import { backoffDelay } from '../sync/backoff';
+import { installSyncEngine, runSync, syncEngine } from '../sync/engine';
 import { createLiveEngine } from '../sync/live-engine';
 import { ensurePersistentStorage } from '../sync/storage';
 import { isSwToPageMessage } from '../sync/sw-protocol';
@@ -28,15 +29,6 @@ const SLOW_PULL_MS = 60_000;
 export const REACHABILITY_PROBE_MS = 1000;
 /** A probe with no answer by then is given up (the next one starts). */
 const PROBE_TIMEOUT_MS = 3000;
-
-/** One trigger: send what waits (once), then pull (sync/live-engine.ts). */
-async function runSync(reason: SyncReason): Promise<void> {
-  try {
-    await syncEngine().pull(reason);
-  } catch (err) {
-    console.warn(`sync (${reason}) failed`, err);
-  }
-}
 
 export function SyncHost() {
   const user = useSession((s) => s.user);
@@ -87,6 +79,30 @@ export function SyncHost() {
     navigator.serviceWorker.addEventListener('message', onMessage);
     return () => navigator.serviceWorker.removeEventListener('message', onMessage);
   }, [navigate]);
+
+  // A pull that failed with the server reachable (an error answer, an unreadable page) is tried
+  // again sooner than the slow timer, backing off (1 s, 2 s, 4 s… up to a minute), until one
+  // succeeds: a new device would otherwise wait a minute on its loading state after one error.
+  const pullFailed = useRealtime((s) => s.pullFailed);
+  useEffect(() => {
+    if (!pullFailed || !userId) return;
+    let attempt = 0;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const again = () => {
+      attempt += 1;
+      timer = setTimeout(() => {
+        void runSync('timer').then(() => {
+          if (!stopped && useRealtime.getState().pullFailed) again();
+        });
+      }, backoffDelay(attempt));
+    };
+    again();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [pullFailed, userId]);
 
   // The server answers again (a probe or any call): send what waits and catch up now.
   const wasReachable = useRef(serverReachable);

@@ -155,7 +155,7 @@ export const useUi = create<UiState>()((set) => ({
   setInstallPrompt: (installPrompt) => set({ installPrompt }),
 }));
 
-// ── Realtime (the sync engine's /ws client writes; screens read) ────────────────────────
+// ── Realtime (the sync engine and its /ws client write; screens read) ───────────────────
 
 export interface NewPingEvent {
   ping: Ping;
@@ -173,7 +173,14 @@ interface RealtimeState {
    * frames (dropped) and batch answers (left to the pull). The sync details show them.
    */
   unreadable: { frames: number; answers: number };
+  /**
+   * The last pull the sync host started got an answer that was not the changes (a server error,
+   * an unreadable page, no answer in time), and none has succeeded since. Offline is not this:
+   * connectivity says it.
+   */
+  pullFailed: boolean;
   setConnected(connected: boolean): void;
+  setPullFailed(failed: boolean): void;
   announceNewPing(ping: Ping): void;
   noteUnreadable(kind: 'frames' | 'answers', count?: number): void;
 }
@@ -183,6 +190,10 @@ export const useRealtime = create<RealtimeState>()((set, get) => ({
   lastNewPing: null,
   setConnected: (connected) => {
     if (get().connected !== connected) set({ connected });
+  },
+  pullFailed: false,
+  setPullFailed: (pullFailed) => {
+    if (get().pullFailed !== pullFailed) set({ pullFailed });
   },
   announceNewPing: (ping) => set({ lastNewPing: { ping, receivedAt: Date.now() } }),
   unreadable: { frames: 0, answers: 0 },

@@ -5,6 +5,8 @@
  * outbox keeps what was written and the UI shows how many entries wait.
  */
 import type { SelfUser } from '@pingme/shared';
+import { NetworkError } from '../api';
+import { useRealtime } from '../stores';
 
 export type SyncReason =
   | 'start'
@@ -51,4 +53,21 @@ export function installSyncEngine(next: SyncEngine): void {
 
 export function syncEngine(): SyncEngine {
   return engine;
+}
+
+/**
+ * One trigger (SyncHost's, or a person's 'Try again'): send what waits (once), then pull. Never
+ * rejects. Whether the pull failed with the server reachable is kept for the screens
+ * (`pullFailed`): a new device's loading state says so instead of waiting on in silence.
+ */
+export async function runSync(reason: SyncReason): Promise<void> {
+  const { setPullFailed } = useRealtime.getState();
+  try {
+    await engine.pull(reason);
+    setPullFailed(false);
+  } catch (err) {
+    // Unreachable is connectivity's to show (and its probe's to end), not a failed pull.
+    if (!(err instanceof NetworkError)) setPullFailed(true);
+    console.warn(`sync (${reason}) failed`, err);
+  }
 }

@@ -6,7 +6,10 @@
  * its first frame.
  */
 import { describe, expect, it } from 'vitest';
+import { AuthPage } from './pages/auth-page';
 import { HomePage } from './pages/home-page';
+import { LandingPage } from './pages/landing-page';
+import { ProfilePage } from './pages/profile-page';
 import { artifact, newPage } from './support/browser';
 import { befriend, person, requestFriendship, signInPage } from './support/people';
 
@@ -215,6 +218,46 @@ describe('first load', () => {
     await page.getByText('Filipa').first().waitFor({ timeout: 15_000 });
     expect(await status.count()).toBe(0);
     expect(await page.getByTestId('counter-friends').textContent()).toBe('1 friend');
+  });
+
+  it('someone signing in on the page after a failed first pull gets their own loading state, not that failure', async () => {
+    const first = await person('Firstfails', 'Tester');
+    const second = await person('Secondwaits', 'Tester');
+    const page = await newPage();
+    let mode: 'fail' | 'hold' = 'fail';
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/sync/pull**', async (route) => {
+      if (mode === 'hold') {
+        await held;
+        return route.continue();
+      }
+      await route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'Internal server error' }),
+      });
+    });
+    const auth = new AuthPage(page);
+    await auth.open();
+    await auth.signIn(first.email, first.password);
+    await page.getByText('Your pings could not be loaded yet. Trying again…').waitFor();
+    // Signed out and the next person signed in on the same page: no reload in between.
+    const home = new HomePage(page);
+    await home.goTo('Profile');
+    await new ProfilePage(page).signOut();
+    const landing = new LandingPage(page);
+    await landing.startConnecting.waitFor();
+    mode = 'hold';
+    await landing.startConnectingNow();
+    await auth.loginTab.click();
+    await auth.signIn(second.email, second.password);
+    await page.getByRole('heading', { level: 1, name: 'Secondwaits Tester' }).waitFor();
+    const status = page.locator('.home-loading [role="status"]');
+    await status.waitFor();
+    expect(await status.textContent()).toBe('Loading your pings…');
+    release();
+    await expect.poll(() => status.count(), { timeout: 15_000 }).toBe(0);
   });
 
   it('a device that has synced once never shows the loading state again, even when the pull hangs', async () => {

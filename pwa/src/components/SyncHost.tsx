@@ -50,6 +50,8 @@ export function SyncHost() {
   useEffect(() => {
     if (!userId || !user) return;
     const close = syncEngine().connect(user);
+    // A failure of someone signed in earlier on this page is not this person's.
+    useRealtime.getState().setPullFailed(false);
     void runSync('start');
     void ensurePersistentStorage();
     const onOnline = () => void runSync('online');

@@ -212,12 +212,16 @@ describe('first load', () => {
     await expect.poll(() => pulls, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
     await page.screenshot({ path: artifact('home-first-pull-failed.png') });
     expect(await page.getByRole('button', { name: 'Try again' }).isEnabled()).toBe(true);
+    // The sync details say it too (a device with data shows no loading state, only this).
+    await page.getByTestId('sync-status').getByRole('button').click();
+    await page.getByTestId('sync-pull-failed').waitFor();
     // The server answers again: the next automatic try brings Home (what 'Try again' does at once
     // is src/components/home/HomeLoading.test.tsx's).
     failing = false;
     await page.getByText('Filipa').first().waitFor({ timeout: 15_000 });
     expect(await status.count()).toBe(0);
     expect(await page.getByTestId('counter-friends').textContent()).toBe('1 friend');
+    expect(await page.getByTestId('sync-pull-failed').count()).toBe(0);
   });
 
   it('someone signing in on the page after a failed first pull gets their own loading state, not that failure', async () => {

@@ -9,13 +9,15 @@ import '../styles/sync.css';
 /**
  * Online/offline, the live connection and how many writes wait in the outbox (ARCHITECTURE.md:
  * always shown). Pressing it shows the details: what waits, why it waits, what came from the
- * server that the app could not read (shared schemas), and whether the browser may clear the
- * offline data.
+ * server that the app could not read (shared schemas), whether the last pull failed with the
+ * server reachable (it is tried again, SyncHost), and whether the browser may clear the offline
+ * data.
  */
 export function SyncStatus() {
   const online = useConnectivity(selectOnline);
   const live = useRealtime((s) => s.connected);
   const unreadable = useRealtime((s) => s.unreadable.frames + s.unreadable.answers);
+  const pullFailed = useRealtime((s) => s.pullFailed);
   const signedIn = useSession((s) => s.status === 'signed-in');
   const waiting = useLiveQuery(() => db.outbox.count(), [], 0);
   const head = useLiveQuery(() => db.outbox.orderBy('seq').first(), []);
@@ -85,6 +87,11 @@ export function SyncStatus() {
               {unreadable === 1
                 ? '1 message from the server could not be read; the next sync brings what it said.'
                 : `${unreadable} messages from the server could not be read; the next sync brings what they said.`}
+            </p>
+          )}
+          {pullFailed && (
+            <p className="sync-details__muted" data-testid="sync-pull-failed">
+              The latest changes could not be fetched from the server; trying again shortly.
             </p>
           )}
           {persisted === false && (

@@ -13,6 +13,16 @@ import { ProfilePage } from './pages/profile-page';
 import { artifact, newPage } from './support/browser';
 import { befriend, person, requestFriendship, signInPage } from './support/people';
 
+/** What the server answers a request it failed on (sync-server/src/errors.ts, 'internal'). */
+const SERVER_ERROR = {
+  status: 500,
+  contentType: 'application/json',
+  body: JSON.stringify({
+    error: 'Something went wrong on our side. Please try again.',
+    code: 'internal',
+  }),
+};
+
 describe('first load', () => {
   it('sends the app shell compressed: index.html, the scripts and the stylesheet', async () => {
     const page = await newPage();
@@ -194,11 +204,7 @@ describe('first load', () => {
     await page.route('**/api/sync/pull**', async (route) => {
       pulls += 1;
       if (!failing) return route.continue();
-      await route.fulfill({
-        status: 500,
-        contentType: 'application/json',
-        body: JSON.stringify({ error: 'Internal server error' }),
-      });
+      await route.fulfill(SERVER_ERROR);
     });
     await page.goto('/');
     const status = page
@@ -215,6 +221,7 @@ describe('first load', () => {
     // The sync details say it too (a device with data shows no loading state, only this).
     await page.getByTestId('sync-status').getByRole('button').click();
     await page.getByTestId('sync-pull-failed').waitFor();
+    await page.screenshot({ path: artifact('sync-details-pull-failed.png') });
     // The server answers again: the next automatic try brings Home (what 'Try again' does at once
     // is src/components/home/HomeLoading.test.tsx's).
     failing = false;
@@ -236,11 +243,7 @@ describe('first load', () => {
         await held;
         return route.continue();
       }
-      await route.fulfill({
-        status: 500,
-        contentType: 'application/json',
-        body: JSON.stringify({ error: 'Internal server error' }),
-      });
+      await route.fulfill(SERVER_ERROR);
     });
     const auth = new AuthPage(page);
     await auth.open();

@@ -138,10 +138,10 @@ export async function pingsAsReceived(
 }
 
 /**
- * loadPings for ping rows already read (in the same transaction, so current): the same shape,
- * one statement fewer. Every row must be one viewerId sent or received.
+ * loadPings' second half, for the ping rows it read: their people, reactions and the viewer's
+ * bookmarks. Every row must be one viewerId sent or received.
  */
-export async function pingsAsSeen(db: Db, viewerId: string, rows: PingRow[]): Promise<Ping[]> {
+async function pingsAsSeen(db: Db, viewerId: string, rows: PingRow[]): Promise<Ping[]> {
   if (rows.length === 0) return [];
   const pingIds = rows.map((r) => r.id);
   const people = await userSummaries(
@@ -250,11 +250,29 @@ export async function findPing(db: Db, id: string): Promise<PingRow | undefined>
   return db.selectFrom('pings').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-const pingAndBlockQuery = compiledOnce((db: Db, id: string) =>
+/**
+ * A ping with what a reaction needs to check and to answer, in one statement (compiled once):
+ * its row, whether a block stands between its two people (either way), their summaries and
+ * whether the viewer bookmarked it. Only its reactions are left to read, after the reaction is
+ * written.
+ */
+const pingToReactQuery = compiledOnce((db: Db, id: string, viewerId: string) =>
   db
     .selectFrom('pings as p')
+    .leftJoin('users as s', 's.id', 'p.senderId')
+    .leftJoin('users as r', 'r.id', 'p.receiverId')
     .selectAll('p')
-    .select((eb) =>
+    .select([
+      's.id as senderFound',
+      's.firstName as senderFirstName',
+      's.lastName as senderLastName',
+      's.profileImageUrl as senderImage',
+      'r.id as receiverFound',
+      'r.firstName as receiverFirstName',
+      'r.lastName as receiverLastName',
+      'r.profileImageUrl as receiverImage',
+    ])
+    .select((eb) => [
       eb
         .exists(
           eb
@@ -271,23 +289,81 @@ const pingAndBlockQuery = compiledOnce((db: Db, id: string) =>
             ),
         )
         .as('blockedEitherWay'),
-    )
+      eb
+        .exists(
+          eb
+            .selectFrom('moments as m')
+            .select('m.id')
+            .where('m.userId', '=', viewerId)
+            .whereRef('m.pingId', '=', 'p.id'),
+        )
+        .as('bookmarked'),
+    ])
     .where('p.id', '=', id),
 );
 
-/**
- * The ping, and whether a block stands between its two people (either way), in one statement
- * (a reaction asks both; compiled once).
- */
-export async function findPingAndBlock(
+/** A ping a reaction is about: its row, whether its people block each other, and its answer. */
+export interface PingToReact {
+  ping: PingRow;
+  blocked: boolean;
+  /**
+   * The ping as the viewer sees it with its reactions read now: loadPings' shape, two
+   * statements fewer. Only for a ping the viewer sent or received, with no block between its
+   * people (nothing else may be reacted to, and a block would hide a read mark: readsAfterABlock).
+   */
+  asSeen: () => Promise<Ping>;
+}
+
+/** The ping `id` as viewerId would react to it (pingToReactQuery); undefined when unknown. */
+export async function findPingToReact(
   db: Db,
   id: string,
-): Promise<{ ping: PingRow; blocked: boolean } | undefined> {
-  const [row] = (await pingAndBlockQuery(db, id)).rows;
+  viewerId: string,
+): Promise<PingToReact | undefined> {
+  const [row] = (await pingToReactQuery(db, id, viewerId)).rows;
   if (!row) return undefined;
-  const { blockedEitherWay, ...ping } = row;
-  // PostgreSQL answers a boolean, SQLite 0 or 1.
-  return { ping, blocked: Boolean(blockedEitherWay) };
+  const {
+    blockedEitherWay,
+    bookmarked,
+    senderFound,
+    senderFirstName,
+    senderLastName,
+    senderImage,
+    receiverFound,
+    receiverFirstName,
+    receiverLastName,
+    receiverImage,
+    ...ping
+  } = row;
+  const people = new Map<string, UserSummary>();
+  // Both people's rows exist while the ping does (deleting an account deletes its pings); were
+  // one missing, toPing would fall back as loadPings does.
+  if (senderFound !== null) {
+    people.set(ping.senderId, {
+      id: ping.senderId,
+      firstName: senderFirstName,
+      lastName: senderLastName,
+      profileImageUrl: senderImage,
+    });
+  }
+  if (receiverFound !== null) {
+    people.set(ping.receiverId, {
+      id: ping.receiverId,
+      firstName: receiverFirstName,
+      lastName: receiverLastName,
+      profileImageUrl: receiverImage,
+    });
+  }
+  return {
+    ping,
+    // PostgreSQL answers a boolean, SQLite 0 or 1.
+    blocked: Boolean(blockedEitherWay),
+    asSeen: async () => {
+      const seen = toPing(ping, people, Boolean(bookmarked));
+      seen.reactions.push(...(await reactionsQuery(db, [ping.id])).rows);
+      return seen;
+    },
+  };
 }
 
 export async function findPings(db: Db, ids: string[]): Promise<PingRow[]> {

@@ -13,7 +13,13 @@ import { adminMetrics, dailyTrends } from './admin';
 import { changesAfter } from './changes';
 import { openDatabase, type OpenedDb } from './connection';
 import { nthSentSince, sendTargets } from './ping-sends';
-import { countUnread, markAllRead, receivedPingIds, visiblePingIds } from './pings';
+import {
+  countUnread,
+  findPingToReact,
+  markAllRead,
+  receivedPingIds,
+  visiblePingIds,
+} from './pings';
 
 let opened: OpenedDb;
 /** Every statement prepared since the last `statementsOf`. */
@@ -84,6 +90,11 @@ const READS: [name: string, read: () => Promise<unknown>, index: string][] = [
   ['mark all read', () => markAllRead(opened.db, 'ben'), 'pings_receiver_read'],
   ['a snapshot page', () => visiblePingIds(opened.db, 'ana', 'x', 500), 'pings_receiver_id'],
   ['the received list', () => receivedPingIds(opened.db, 'ben', 20), 'pings_receiver'],
+  [
+    'a reaction: the ping, its people, a block and the bookmark',
+    () => findPingToReact(opened.db, 'x', 'ana'),
+    'sqlite_autoindex_pings_1',
+  ],
   [
     'a pull of the change log',
     () => changesAfter(opened.db, 'ana', 10, 500),

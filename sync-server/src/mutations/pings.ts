@@ -18,12 +18,11 @@ import type { Db } from '../db/connection';
 import {
   findGroupPings,
   findPing,
-  findPingAndBlock,
+  findPingToReact,
   findPings,
   loadPings,
   markAllRead,
   markRead,
-  pingsAsSeen,
 } from '../db/pings';
 import { deleteMoment, findMoment, insertMoment, momentOwner, updateMoment } from '../db/moments';
 import { findReactionById, replaceReaction } from '../db/reactions';
@@ -187,7 +186,7 @@ export const pingMutations: HandlerTable<
 
   async 'ping.react'({ trx, changes, me }, args) {
     // Old pings stay with both after a block, but nothing new reaches the other person.
-    const found = await findPingAndBlock(trx, args.pingId);
+    const found = await findPingToReact(trx, args.pingId, me.id);
     if (!found || !isInvolved(found.ping, me.id) || found.blocked) throw notFound(PING_NOT_FOUND);
     const p = found.ping;
     if (args.id) {
@@ -205,8 +204,7 @@ export const pingMutations: HandlerTable<
     });
     await changes.record([p.senderId, p.receiverId], 'ping', args.pingId);
     // The ping's own row is as read above: only its reactions changed.
-    const [body] = await pingsAsSeen(trx, me.id, [p]);
-    return { status: 201, body: body! };
+    return { status: 201, body: await found.asSeen() };
   },
 
   async 'ping.bookmark'({ trx, changes, me }, args) {

@@ -757,6 +757,26 @@ describe('reading pings', () => {
 });
 
 describe('reactions', () => {
+  it('answers the ping as the reacting person sees it everywhere else, their bookmark included', async () => {
+    const { a, b } = await trio();
+    const p = await send(a, b);
+    await a.client.post(`/api/pings/${p.id}/reactions`, { reactionType: 'yes' });
+    expect((await b.client.patch(`/api/pings/${p.id}/bookmark`, { bookmarked: true })).status).toBe(
+      200,
+    );
+    const reacted = await b.client.post(`/api/pings/${p.id}/reactions`, { reactionType: 'wow' });
+    expect(reacted.status).toBe(201);
+    expect(reacted.body.isBookmarked).toBe(true);
+    expect(reacted.body.sender).toMatchObject({ id: a.id, firstName: expect.any(String) });
+    expect(reacted.body.reactions.map((r: { userId: string }) => r.userId)).toEqual([a.id, b.id]);
+    const listed = await b.client.get(`/api/pings/with/${a.id}`);
+    expect(listed.body).toEqual([reacted.body]);
+    // The sender has no bookmark of it: their answer says so.
+    const theirs = await a.client.post(`/api/pings/${p.id}/reactions`, { reactionType: 'heart' });
+    expect(theirs.body.isBookmarked).toBe(false);
+    expect(theirs.body).toEqual((await a.client.get(`/api/pings/with/${b.id}`)).body[0]);
+  });
+
   it('adds a reaction, replaces it on a second one, and answers the ping', async () => {
     const { a, b } = await trio();
     const p = await send(a, b);

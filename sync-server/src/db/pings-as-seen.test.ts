@@ -1,11 +1,12 @@
 /**
- * pingsAsReceived, the relay's read of a pass over the change log (realtime/relay.ts): for each
- * person, the pings among their ids that they received, exactly as loadPings shows them to that
- * person, read for all of them together rather than person by person.
+ * The reads that answer a ping as a person sees it in fewer statements than loadPings, each held
+ * to loadPings' answer: pingsAsReceived, the relay's read of a pass over the change log
+ * (realtime/relay.ts), for everyone it names together rather than person by person; and
+ * findPingToReact, a reaction's one read of the ping with its people and the viewer's bookmark.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenedDb } from './connection';
-import { loadPings, pingsAsReceived } from './pings';
+import { findPingToReact, loadPings, pingsAsReceived } from './pings';
 import { personRow, pingRow } from '../../test/rows';
 import { recordStatements } from '../../test/statements';
 
@@ -20,7 +21,10 @@ beforeAll(async () => {
   const { db } = opened;
   await db
     .insertInto('users')
-    .values(['ann', 'ben', 'cat', 'dan'].map((id) => personRow(id, at(0))))
+    .values(
+      // Named, so that an answer with a person's summary shows whose it is.
+      ['ann', 'ben', 'cat', 'dan'].map((id) => ({ ...personRow(id, at(0)), firstName: id })),
+    )
     .execute();
   await db
     .insertInto('pings')
@@ -109,5 +113,59 @@ describe('pingsAsReceived', () => {
       counted.restore();
     }
     expect(counted.byTable()).toEqual({ pings: 1 });
+  });
+});
+
+describe('findPingToReact', () => {
+  // Every ping with each of its two people as the viewer.
+  const seen: [id: string, viewer: string][] = [
+    ['p1', 'ann'],
+    ['p1', 'ben'],
+    ['p2', 'ben'],
+    ['p2', 'cat'],
+    ['p3', 'ann'],
+    ['p3', 'ben'],
+    ['p4', 'dan'],
+  ];
+
+  it.each(seen)('answers %s to %s as loadPings does', async (id, viewer) => {
+    const found = await findPingToReact(opened.db, id, viewer);
+    expect(found?.ping.id).toBe(id);
+    expect(found!.blocked).toBe(false);
+    const [loaded] = await loadPings(opened.db, viewer, [id]);
+    expect(await found!.asSeen()).toEqual(loaded);
+  });
+
+  it('reads the ping, its people and the bookmark in one statement, then only its reactions', async () => {
+    const counted = recordStatements(opened.sqlite);
+    try {
+      const found = await findPingToReact(opened.db, 'p1', 'ann');
+      expect(counted.sources).toHaveLength(1);
+      expect(counted.sources[0]).toMatch(/from "pings" as "p"/);
+      const p = await found!.asSeen();
+      expect([p.isBookmarked, p.sender.firstName, p.reactions.length]).toEqual([true, 'ann', 2]);
+    } finally {
+      counted.restore();
+    }
+    expect(counted.sources).toHaveLength(2);
+    expect(counted.sources[1]).toMatch(/^select \* from "reactions"/);
+  });
+
+  it('says whether a block stands between its people, whoever blocked', async () => {
+    await opened.db
+      .insertInto('blocks')
+      .values({ blockerId: 'cat', blockedId: 'dan', createdAt: at(10) })
+      .execute();
+    try {
+      expect((await findPingToReact(opened.db, 'p5', 'dan'))?.blocked).toBe(true);
+      expect((await findPingToReact(opened.db, 'p5', 'cat'))?.blocked).toBe(true);
+      expect((await findPingToReact(opened.db, 'p4', 'dan'))?.blocked).toBe(false);
+    } finally {
+      await opened.db.deleteFrom('blocks').execute();
+    }
+  });
+
+  it('finds nothing for an unknown id', async () => {
+    expect(await findPingToReact(opened.db, 'unknown', 'ann')).toBeUndefined();
   });
 });

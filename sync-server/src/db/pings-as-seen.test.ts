@@ -2,11 +2,12 @@
  * The reads that answer a ping as a person sees it in fewer statements than loadPings, each held
  * to loadPings' answer: pingsAsReceived, the relay's read of a pass over the change log
  * (realtime/relay.ts), for everyone it names together rather than person by person; and
- * findPingToReact, a reaction's one read of the ping with its people and the viewer's bookmark.
+ * findPingAsSeen, the one read of a ping, its people and the viewer's bookmark that a reaction, a
+ * read mark or a bookmark answers with.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenedDb } from './connection';
-import { findPingToReact, loadPings, pingsAsReceived } from './pings';
+import { findPingAsSeen, loadPings, markRead, pingsAsReceived } from './pings';
 import { personRow, pingRow } from '../../test/rows';
 import { recordStatements } from '../../test/statements';
 
@@ -116,7 +117,7 @@ describe('pingsAsReceived', () => {
   });
 });
 
-describe('findPingToReact', () => {
+describe('findPingAsSeen', () => {
   // Every ping with each of its two people as the viewer.
   const seen: [id: string, viewer: string][] = [
     ['p1', 'ann'],
@@ -129,7 +130,7 @@ describe('findPingToReact', () => {
   ];
 
   it.each(seen)('answers %s to %s as loadPings does', async (id, viewer) => {
-    const found = await findPingToReact(opened.db, id, viewer);
+    const found = await findPingAsSeen(opened.db, id, viewer);
     expect(found?.ping.id).toBe(id);
     expect(found!.blocked).toBe(false);
     const [loaded] = await loadPings(opened.db, viewer, [id]);
@@ -139,7 +140,7 @@ describe('findPingToReact', () => {
   it('reads the ping, its people and the bookmark in one statement, then only its reactions', async () => {
     const counted = recordStatements(opened.sqlite);
     try {
-      const found = await findPingToReact(opened.db, 'p1', 'ann');
+      const found = await findPingAsSeen(opened.db, 'p1', 'ann');
       expect(counted.sources).toHaveLength(1);
       expect(counted.sources[0]).toMatch(/from "pings" as "p"/);
       const p = await found!.asSeen();
@@ -157,15 +158,65 @@ describe('findPingToReact', () => {
       .values({ blockerId: 'cat', blockedId: 'dan', createdAt: at(10) })
       .execute();
     try {
-      expect((await findPingToReact(opened.db, 'p5', 'dan'))?.blocked).toBe(true);
-      expect((await findPingToReact(opened.db, 'p5', 'cat'))?.blocked).toBe(true);
-      expect((await findPingToReact(opened.db, 'p4', 'dan'))?.blocked).toBe(false);
+      expect((await findPingAsSeen(opened.db, 'p5', 'dan'))?.blocked).toBe(true);
+      expect((await findPingAsSeen(opened.db, 'p5', 'cat'))?.blocked).toBe(true);
+      expect((await findPingAsSeen(opened.db, 'p4', 'dan'))?.blocked).toBe(false);
+    } finally {
+      await opened.db.deleteFrom('blocks').execute();
+    }
+  });
+
+  it('answers a read mark and a bookmark as loadPings reads them back after the write', async () => {
+    const found = await findPingAsSeen(opened.db, 'p4', 'dan');
+    expect(found!.ping.isRead).toBe(0);
+    const readAt = await markRead(opened.db, 'p4', 'dan');
+    await opened.db
+      .insertInto('moments')
+      .values({
+        id: 'm3',
+        userId: 'dan',
+        pingId: 'p4',
+        title: 't',
+        description: null,
+        createdAt: at(11),
+      })
+      .execute();
+    try {
+      expect(readAt).toBeDefined();
+      expect(await markRead(opened.db, 'p4', 'dan')).toBeUndefined();
+      const answer = await found!.asSeen({ isRead: 1, readAt: readAt!, bookmarked: true });
+      expect(answer).toEqual((await loadPings(opened.db, 'dan', ['p4']))[0]);
+      expect([answer.isRead, answer.readAt, answer.isBookmarked]).toEqual([true, readAt, true]);
+    } finally {
+      await opened.db.deleteFrom('moments').where('id', '=', 'm3').execute();
+      await opened.db
+        .updateTable('pings')
+        .set({ isRead: 0, readAt: null })
+        .where('id', '=', 'p4')
+        .execute();
+    }
+  });
+
+  it('hides a read mark made after a block from the sender, as loadPings does', async () => {
+    // Ann received p3 from Ben and read it at 9, after she blocked him at 5.
+    await opened.db
+      .insertInto('blocks')
+      .values({ blockerId: 'ann', blockedId: 'ben', createdAt: at(5) })
+      .execute();
+    try {
+      for (const viewer of ['ben', 'ann']) {
+        const found = await findPingAsSeen(opened.db, 'p3', viewer);
+        expect(found!.blocked).toBe(true);
+        const answer = await found!.asSeen();
+        expect(answer, viewer).toEqual((await loadPings(opened.db, viewer, ['p3']))[0]);
+        expect(answer.isRead, viewer).toBe(viewer === 'ann');
+      }
     } finally {
       await opened.db.deleteFrom('blocks').execute();
     }
   });
 
   it('finds nothing for an unknown id', async () => {
-    expect(await findPingToReact(opened.db, 'unknown', 'ann')).toBeUndefined();
+    expect(await findPingAsSeen(opened.db, 'unknown', 'ann')).toBeUndefined();
   });
 });

@@ -251,16 +251,16 @@ export async function findPing(db: Db, id: string): Promise<PingRow | undefined>
 }
 
 /**
- * A ping with what a reaction needs to check and to answer, in one statement (compiled once):
- * its row, whether a block stands between its two people (either way), their summaries and
- * whether the viewer bookmarked it. Only its reactions are left to read, after the reaction is
- * written.
+ * A ping with what a write about it (a reaction, a read mark, a bookmark) needs to check and to
+ * answer, in one statement (compiled once): its row, whether a block stands between its two
+ * people (either way), their summaries and whether the viewer bookmarked it. Only its reactions
+ * are left to read, after the write.
  *
  * The people are scalar subqueries, not joins: in a loop of better-sqlite3 a join of `users` to
  * a ping found by a bound id cost 6-7 µs more a run than a subquery for the same column, with
  * the same plan (docs/performance.md, "A reaction in three statements").
  */
-const pingToReactQuery = compiledOnce((db: Db, id: string, viewerId: string) =>
+const pingAsSeenQuery = compiledOnce((db: Db, id: string, viewerId: string) =>
   db
     .selectFrom('pings as p')
     .selectAll('p')
@@ -312,25 +312,28 @@ const pingToReactQuery = compiledOnce((db: Db, id: string, viewerId: string) =>
     .where('p.id', '=', id),
 );
 
-/** A ping a reaction is about: its row, whether its people block each other, and its answer. */
-export interface PingToReact {
+/** A ping a write is about: its row, whether its people block each other, and its answer. */
+export interface PingAsSeen {
   ping: PingRow;
   blocked: boolean;
   /**
-   * The ping as the viewer sees it with its reactions read now: loadPings' shape, two
-   * statements fewer. Only for a ping the viewer sent or received, with no block between its
-   * people (nothing else may be reacted to, and a block would hide a read mark: readsAfterABlock).
+   * The ping as the viewer sees it after the write, with its reactions read now: loadPings'
+   * shape, without reading the ping again. `after` is what the write changed in its row and
+   * whether the viewer's bookmark now stands.
    */
-  asSeen: () => Promise<Ping>;
+  asSeen: (after?: Partial<PingRow> & { bookmarked?: boolean }) => Promise<Ping>;
 }
 
-/** The ping `id` as viewerId would react to it (pingToReactQuery); undefined when unknown. */
-export async function findPingToReact(
+/**
+ * The ping `id` with what viewerId's write about it needs (pingAsSeenQuery); undefined when
+ * unknown. Whether the viewer sent or received it is the caller's to check.
+ */
+export async function findPingAsSeen(
   db: Db,
   id: string,
   viewerId: string,
-): Promise<PingToReact | undefined> {
-  const [row] = (await pingToReactQuery(db, id, viewerId)).rows;
+): Promise<PingAsSeen | undefined> {
+  const [row] = (await pingAsSeenQuery(db, id, viewerId)).rows;
   if (!row) return undefined;
   const {
     blockedEitherWay,
@@ -364,12 +367,16 @@ export async function findPingToReact(
       },
     ],
   ]);
+  // PostgreSQL answers a boolean, SQLite 0 or 1.
+  const blocked = Boolean(blockedEitherWay);
   return {
     ping,
-    // PostgreSQL answers a boolean, SQLite 0 or 1.
-    blocked: Boolean(blockedEitherWay),
-    asSeen: async () => {
-      const seen = toPing(ping, people, Boolean(bookmarked));
+    blocked,
+    asSeen: async ({ bookmarked: marked = Boolean(bookmarked), ...changed } = {}) => {
+      const now = { ...ping, ...changed };
+      // Only a block can hide a read mark from the sender (one more read, then).
+      const hidden = blocked && (await readsAfterABlock(db, viewerId, [now])).has(now.id);
+      const seen = toPing(hidden ? { ...now, isRead: 0, readAt: null } : now, people, marked);
       seen.reactions.push(...(await reactionsQuery(db, [ping.id])).rows);
       return seen;
     },
@@ -444,16 +451,21 @@ export async function countSentAndReceived(db: Db, userId: string): Promise<numb
   return sent + received;
 }
 
-/** Marks one ping read for its receiver; true when it was unread. */
-export async function markRead(db: Db, id: string, receiverId: string): Promise<boolean> {
+/** Marks one ping read for its receiver; the time it wrote, or undefined when it was read. */
+export async function markRead(
+  db: Db,
+  id: string,
+  receiverId: string,
+): Promise<string | undefined> {
+  const readAt = nowIso();
   const r = await db
     .updateTable('pings')
-    .set({ isRead: 1, readAt: nowIso() })
+    .set({ isRead: 1, readAt })
     .where('id', '=', id)
     .where('receiverId', '=', receiverId)
     .where('isRead', '=', 0)
     .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+  return Number(r.numUpdatedRows) > 0 ? readAt : undefined;
 }
 
 const unreadQuery = compiledOnce((db: Db, receiverId: string) =>

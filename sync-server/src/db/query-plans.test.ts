@@ -13,13 +13,7 @@ import { adminMetrics, dailyTrends } from './admin';
 import { changesAfter } from './changes';
 import { openDatabase, type OpenedDb } from './connection';
 import { nthSentSince, sendTargets } from './ping-sends';
-import {
-  countUnread,
-  findPingToReact,
-  markAllRead,
-  receivedPingIds,
-  visiblePingIds,
-} from './pings';
+import { countUnread, findPingAsSeen, markAllRead, receivedPingIds, visiblePingIds } from './pings';
 
 let opened: OpenedDb;
 /** Every statement prepared since the last `statementsOf`. */
@@ -91,8 +85,8 @@ const READS: [name: string, read: () => Promise<unknown>, index: string][] = [
   ['a snapshot page', () => visiblePingIds(opened.db, 'ana', 'x', 500), 'pings_receiver_id'],
   ['the received list', () => receivedPingIds(opened.db, 'ben', 20), 'pings_receiver'],
   [
-    'a reaction: the ping, its people, a block and the bookmark',
-    () => findPingToReact(opened.db, 'x', 'ana'),
+    'a write about one ping: the ping, its people, a block and the bookmark',
+    () => findPingAsSeen(opened.db, 'x', 'ana'),
     'sqlite_autoindex_pings_1',
   ],
   [

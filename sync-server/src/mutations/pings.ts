@@ -13,12 +13,11 @@ import {
   type MutationArgs,
   type Ping,
 } from '@pingme/shared';
-import { blocksWith, isBlockedEitherWay } from '../db/blocks';
+import { blocksWith } from '../db/blocks';
 import type { Db } from '../db/connection';
 import {
   findGroupPings,
-  findPing,
-  findPingToReact,
+  findPingAsSeen,
   findPings,
   loadPings,
   markAllRead,
@@ -33,19 +32,6 @@ import { isAcceptedAnchorBetween, type PingContent } from '../db/ping-sends';
 import type { HandlerTable, MutationContext, Outcome } from './context';
 
 export const PING_NOT_FOUND = 'Ping not found';
-
-async function loadOne(db: Db, viewerId: string, id: string): Promise<Ping> {
-  const [p] = await loadPings(db, viewerId, [id]);
-  if (!p) throw notFound(PING_NOT_FOUND);
-  return p;
-}
-
-/** A ping the viewer sent or received; anyone else gets the same 404 as for an unknown id. */
-async function involvedPing(db: Db, viewerId: string, id: string): Promise<PingRow> {
-  const p = await findPing(db, id);
-  if (!p || !isInvolved(p, viewerId)) throw notFound(PING_NOT_FOUND);
-  return p;
-}
 
 const isInvolved = (p: PingRow, viewerId: string) =>
   p.senderId === viewerId || p.receiverId === viewerId;
@@ -171,29 +157,26 @@ export const pingMutations: HandlerTable<
   },
 
   async 'ping.markRead'({ trx, changes, me }, { id }) {
-    const p = await findPing(trx, id);
+    const found = await findPingAsSeen(trx, id, me.id);
     // Only the receiver reads a ping; to anyone else it does not exist here.
-    if (!p || p.receiverId !== me.id) throw notFound(PING_NOT_FOUND);
-    if (await markRead(trx, id, me.id)) {
-      // After a block the read mark stays with the reader: the sender is not told (loadPings).
-      const told = (await isBlockedEitherWay(trx, me.id, p.senderId))
-        ? [me.id]
-        : [p.senderId, me.id];
-      await changes.record(told, 'ping', id);
-    }
-    return { body: await loadOne(trx, me.id, id) };
+    if (!found || found.ping.receiverId !== me.id) throw notFound(PING_NOT_FOUND);
+    const readAt = await markRead(trx, id, me.id);
+    if (readAt === undefined) return { body: await found.asSeen() };
+    // After a block the read mark stays with the reader: the sender is not told (loadPings).
+    await changes.record(found.blocked ? [me.id] : [found.ping.senderId, me.id], 'ping', id);
+    return { body: await found.asSeen({ isRead: 1, readAt }) };
   },
 
   async 'ping.react'({ trx, changes, me }, args) {
     // Old pings stay with both after a block, but nothing new reaches the other person.
-    const found = await findPingToReact(trx, args.pingId, me.id);
+    const found = await findPingAsSeen(trx, args.pingId, me.id);
     if (!found || !isInvolved(found.ping, me.id) || found.blocked) throw notFound(PING_NOT_FOUND);
     const p = found.ping;
     if (args.id) {
       const existing = await findReactionById(trx, args.id);
       if (existing) {
         if (existing.userId !== me.id || existing.pingId !== args.pingId) throw conflict(ID_TAKEN);
-        return { status: 200, body: await loadOne(trx, me.id, args.pingId) };
+        return { status: 200, body: await found.asSeen() };
       }
     }
     await replaceReaction(trx, {
@@ -208,7 +191,9 @@ export const pingMutations: HandlerTable<
   },
 
   async 'ping.bookmark'({ trx, changes, me }, args) {
-    const p = await involvedPing(trx, me.id, args.pingId);
+    const found = await findPingAsSeen(trx, args.pingId, me.id);
+    if (!found || !isInvolved(found.ping, me.id)) throw notFound(PING_NOT_FOUND);
+    const p = found.ping;
     const existing = await findMoment(trx, me.id, args.pingId);
     if (args.bookmarked && existing) {
       const patch = {
@@ -236,6 +221,7 @@ export const pingMutations: HandlerTable<
       await changes.record([me.id], 'moment', existing.id, 'delete');
       await changes.record([p.senderId, p.receiverId], 'ping', args.pingId);
     }
-    return { body: await loadOne(trx, me.id, args.pingId) };
+    // The viewer's bookmark now stands exactly when they asked for one.
+    return { body: await found.asSeen({ bookmarked: args.bookmarked }) };
   },
 };

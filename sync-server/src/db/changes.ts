@@ -177,7 +177,7 @@ export async function recordChange(
   );
 }
 
-/** Every pull reads both: compiled once. */
+/** A snapshot's pull and each node's live delivery read it: compiled once. */
 const counterQuery = compiledOnce((db: Db, userId: string) =>
   db.selectFrom('changeCounters').select(['seq', 'floor']).where('userId', '=', userId),
 );
@@ -202,24 +202,74 @@ export async function countersOf(db: Db, userIds: string[]): Promise<Map<string,
   return out;
 }
 
-const changesAfterQuery = compiledOnce((db: Db, userId: string, afterSeq: number, limit: number) =>
-  db
-    .selectFrom('changes')
-    .select(['seq', 'entity', 'entityId', 'op'])
-    .where('userId', '=', userId)
-    .where('seq', '>', afterSeq)
-    .orderBy('seq')
-    .limit(limit),
+/** A change-log row as a pull reads it. */
+export interface ChangeRow {
+  seq: number;
+  entity: string;
+  entityId: string;
+  op: ChangeOp;
+}
+
+/**
+ * A person's counter row (part 0) and their change rows after a cursor (part 1), in one
+ * statement (compiled once): a pull with a cursor reads both, and on PostgreSQL each statement is
+ * a round trip. One statement also reads both in one snapshot.
+ */
+const counterAndChangesQuery = compiledOnce(
+  (db: Db, userId: string, afterSeq: number, limit: number) =>
+    db
+      .selectFrom('changeCounters')
+      .select([
+        sql<number>`0`.as('part'),
+        'seq',
+        'floor',
+        sql<string | null>`null`.as('entity'),
+        sql<string | null>`null`.as('entityId'),
+        sql<ChangeOp | null>`null`.as('op'),
+      ])
+      .where('userId', '=', userId)
+      .unionAll(
+        db
+          .selectFrom(
+            db
+              .selectFrom('changes')
+              .select(['seq', 'entity', 'entityId', 'op'])
+              .where('userId', '=', userId)
+              .where('seq', '>', afterSeq)
+              .orderBy('seq')
+              .limit(limit)
+              .as('c'),
+          )
+          .select([
+            sql<number>`1`.as('part'),
+            'c.seq',
+            sql<number>`null`.as('floor'),
+            'c.entity',
+            'c.entityId',
+            'c.op',
+          ]),
+      ),
 );
 
-/** userId's rows with seq above `afterSeq`, ascending, at most `limit` of them. */
-export async function changesAfter(
+/**
+ * The person's newest number and floor (as counterOf), and their rows with seq above `afterSeq`,
+ * ascending, at most `limit` of them, read in one statement.
+ */
+export async function counterAndChangesAfter(
   db: Db,
   userId: string,
   afterSeq: number,
   limit: number,
-): Promise<{ seq: number; entity: string; entityId: string; op: ChangeOp }[]> {
-  return (await changesAfterQuery(db, userId, afterSeq, limit)).rows;
+): Promise<{ counter: { seq: number; floor: number }; rows: ChangeRow[] }> {
+  let counter = { seq: 0, floor: 0 };
+  const rows: ChangeRow[] = [];
+  for (const r of (await counterAndChangesQuery(db, userId, afterSeq, limit)).rows) {
+    if (Number(r.part) === 0) counter = { seq: Number(r.seq), floor: Number(r.floor) };
+    else rows.push({ seq: Number(r.seq), entity: r.entity!, entityId: r.entityId!, op: r.op! });
+  }
+  // A union's order is its branches' in practice, but only an order by promises it.
+  rows.sort((a, b) => a.seq - b.seq);
+  return { counter, rows };
 }
 
 /**

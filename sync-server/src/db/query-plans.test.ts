@@ -10,7 +10,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { personRow } from '../../test/rows';
 import { adminMetrics, dailyTrends } from './admin';
-import { changesAfter } from './changes';
+import { counterAndChangesAfter } from './changes';
 import { openDatabase, type OpenedDb } from './connection';
 import { nthSentSince, sendTargets } from './ping-sends';
 import { countUnread, findPingAsSeen, markAllRead, receivedPingIds, visiblePingIds } from './pings';
@@ -91,7 +91,7 @@ const READS: [name: string, read: () => Promise<unknown>, index: string][] = [
   ],
   [
     'a pull of the change log',
-    () => changesAfter(opened.db, 'ana', 10, 500),
+    () => counterAndChangesAfter(opened.db, 'ana', 10, 500),
     'sqlite_autoindex_changes_1',
   ],
   ['the admin dashboard', () => adminMetrics(opened.db), 'pings_created'],

@@ -12,7 +12,13 @@ import {
   type SyncEntity,
 } from '@pingme/shared';
 import { z } from 'zod';
-import { changesAfter, counterOf, prunable, pruneUpTo } from '../db/changes';
+import {
+  counterAndChangesAfter,
+  counterOf,
+  prunable,
+  pruneUpTo,
+  type ChangeRow,
+} from '../db/changes';
 import type { Db } from '../db/connection';
 import { badRequest } from '../errors';
 import { views, type EntityRef } from './views';
@@ -78,7 +84,16 @@ function decodeToken(s: string): Token {
 
 export async function pull(db: Db, viewerId: string, query: PullQuery): Promise<PullResponse> {
   const limit = query.limit ?? PULL_DEFAULT_LIMIT;
-  const bounds = await logBounds(db, viewerId);
+  const since = query.since;
+
+  // The usual pull, with a cursor: the log's bounds and the caller's change rows after the
+  // cursor, ascending, one more than a page to see if more remain, in one statement.
+  let read: { bounds: LogBounds; rows: ChangeRow[] } | undefined;
+  if (query.snapshot === undefined && since !== undefined) {
+    const { counter, rows } = await counterAndChangesAfter(db, viewerId, since, limit + 1);
+    read = { bounds: { floor: counter.floor, newest: counter.seq }, rows };
+  }
+  const bounds = read?.bounds ?? (await logBounds(db, viewerId));
 
   // 1. A snapshot in progress continues where its token says (a token from before the database
   //    was replaced, whose cursor is in the future, starts a new snapshot).
@@ -91,17 +106,17 @@ export async function pull(db: Db, viewerId: string, query: PullQuery): Promise<
   // 2. No cursor, a cursor this log never issued (above the person's newest number), or one older
   //    than the retention point: the device cannot be brought up to date from the log, so it gets
   //    a snapshot.
-  const since = query.since;
-  if (since === undefined || since > bounds.newest || since < bounds.floor) {
+  if (since === undefined || !read || since > bounds.newest || since < bounds.floor) {
     return snapshotPage(db, viewerId, startToken(bounds), limit);
   }
 
-  // 3. The caller's change rows after the cursor, ascending, one more than a page to see if more remain.
-  const rows = await changesAfter(db, viewerId, since, limit + 1);
+  // 3. The rows read with the bounds.
+  const { rows } = read;
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   // The cursor covers what this page read: up to its last row, or, on the last page, up to the
-  // person's newest number read before the rows (every row at or below it had committed).
+  // person's newest number, read in the same statement as the rows (every row at or below it had
+  // committed).
   const lastRow = page.length ? page[page.length - 1]!.seq : since;
   const cursor = hasMore ? lastRow : Math.max(lastRow, bounds.newest);
 

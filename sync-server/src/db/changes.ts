@@ -18,6 +18,7 @@ import { compiledOnce } from './compiled';
 import type { Db } from './connection';
 import { nowIso } from './connection';
 import { chunks } from './chunks';
+import { isPostgres } from './dialect';
 import type { ChangeOp } from './schema';
 
 /** Every kind of record a device mirrors; docs/sync.md describes each one's pull shape. */
@@ -177,7 +178,7 @@ export async function recordChange(
   );
 }
 
-/** A snapshot's pull and each node's live delivery read it: compiled once. */
+/** Every pull reads it (on PostgreSQL a pull with a cursor reads it with its rows): compiled once. */
 const counterQuery = compiledOnce((db: Db, userId: string) =>
   db.selectFrom('changeCounters').select(['seq', 'floor']).where('userId', '=', userId),
 );
@@ -209,6 +210,17 @@ export interface ChangeRow {
   entityId: string;
   op: ChangeOp;
 }
+
+/** A pull's rows on SQLite (counterAndChangesAfter): compiled once. */
+const changesAfterQuery = compiledOnce((db: Db, userId: string, afterSeq: number, limit: number) =>
+  db
+    .selectFrom('changes')
+    .select(['seq', 'entity', 'entityId', 'op'])
+    .where('userId', '=', userId)
+    .where('seq', '>', afterSeq)
+    .orderBy('seq')
+    .limit(limit),
+);
 
 /**
  * A person's counter row (part 0) and their change rows after a cursor (part 1), in one
@@ -253,7 +265,10 @@ const counterAndChangesQuery = compiledOnce(
 
 /**
  * The person's newest number and floor (as counterOf), and their rows with seq above `afterSeq`,
- * ascending, at most `limit` of them, read in one statement.
+ * ascending, at most `limit` of them: what a pull with a cursor reads. On PostgreSQL in one
+ * statement (one round trip, one snapshot); on SQLite as two, the counter first, because there
+ * the union cost a pull more CPU than the statement it saves (docs/performance.md, "A pull's
+ * counter and rows in one statement").
  */
 export async function counterAndChangesAfter(
   db: Db,
@@ -261,6 +276,10 @@ export async function counterAndChangesAfter(
   afterSeq: number,
   limit: number,
 ): Promise<{ counter: { seq: number; floor: number }; rows: ChangeRow[] }> {
+  if (!isPostgres(db)) {
+    const counter = await counterOf(db, userId);
+    return { counter, rows: (await changesAfterQuery(db, userId, afterSeq, limit)).rows };
+  }
   let counter = { seq: 0, floor: 0 };
   const rows: ChangeRow[] = [];
   for (const r of (await counterAndChangesQuery(db, userId, afterSeq, limit)).rows) {

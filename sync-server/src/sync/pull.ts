@@ -87,7 +87,7 @@ export async function pull(db: Db, viewerId: string, query: PullQuery): Promise<
   const since = query.since;
 
   // The usual pull, with a cursor: the log's bounds and the caller's change rows after the
-  // cursor, ascending, one more than a page to see if more remain, in one statement.
+  // cursor, ascending, one more than a page to see if more remain (one statement on PostgreSQL).
   let read: { bounds: LogBounds; rows: ChangeRow[] } | undefined;
   if (query.snapshot === undefined && since !== undefined) {
     const { counter, rows } = await counterAndChangesAfter(db, viewerId, since, limit + 1);
@@ -115,7 +115,7 @@ export async function pull(db: Db, viewerId: string, query: PullQuery): Promise<
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   // The cursor covers what this page read: up to its last row, or, on the last page, up to the
-  // person's newest number, read in the same statement as the rows (every row at or below it had
+  // person's newest number, read with the rows or before them (every row at or below it had
   // committed).
   const lastRow = page.length ? page[page.length - 1]!.seq : since;
   const cursor = hasMore ? lastRow : Math.max(lastRow, bounds.newest);

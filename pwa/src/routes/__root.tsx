@@ -5,6 +5,7 @@ import {
   lazyRouteComponent,
   useRouterState,
 } from '@tanstack/react-router';
+import { PendingResponse } from '@pingme/shared';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { firstFramePainted } from '../after-first-frame';
 import { api } from '../api';
@@ -72,10 +73,10 @@ export const rootRoute = createRootRoute({
 async function requestsBeforeFirstPull(): Promise<string[] | undefined> {
   try {
     if ((await getMeta('cursor')) !== undefined) return undefined;
-    const { received } = await api.get<{ received: { requestId: string }[] }>(
-      '/api/friends/pending',
-      { on401: 'throw' },
-    );
+    const { received } = await api.get('/api/friends/pending', {
+      schema: PendingResponse,
+      on401: 'throw',
+    });
     return received.map((r) => r.requestId);
   } catch {
     return undefined;

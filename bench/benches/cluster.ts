@@ -25,6 +25,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { sql } from 'kysely';
 import { uuidv7 } from '@pingme/shared';
 import type { WebSocket } from 'ws';
 import { loadConfig } from '../../sync-server/src/config';
@@ -73,6 +74,13 @@ async function spread(
   const per = Math.max(1, Math.round(connections / nodes.length));
   return Promise.all(nodes.map((n) => runLoad({ ...make(n), connections: per, durationS })));
 }
+
+/**
+ * Where node `n`'s load generator starts on the ring (a share of it): each node's clients walk
+ * other people than the other node's, as people spread over nodes by a load balancer would, not
+ * the same sender, ping and person at the same moment through both.
+ */
+const startOf = (nodes: Child[], n: Child) => nodes.indexOf(n) / nodes.length;
 
 const total = (rs: LoadResult[], f: (r: LoadResult) => number) =>
   rs.reduce((sum, r) => sum + f(r), 0);
@@ -155,13 +163,13 @@ export async function benchCluster(opts: ClusterOptions): Promise<Record<string,
         url: n.url,
         connections: 0,
         durationS: 0,
-        setupRequest: makeSender(s.world, n.url),
+        setupRequest: makeSender(s.world, n.url, startOf(nodes, n)),
       }));
       return spread(nodes, opts.connections, sendS, (n) => ({
         url: n.url,
         connections: 0,
         durationS: 0,
-        setupRequest: makeSender(s.world, n.url),
+        setupRequest: makeSender(s.world, n.url, startOf(nodes, n)),
       }));
     };
     const mixedRun = async (s: Setup, nodes: Child[]) => {
@@ -169,9 +177,24 @@ export async function benchCluster(opts: ClusterOptions): Promise<Record<string,
         s.opened.db,
         s.world.ring.users.map((u) => u.id),
       );
-      const mixes = nodes.map((n) => makeMixed(s.world, n.url, cursors));
+      const mixes = nodes.map((n) =>
+        makeMixed(s.world, n.url, cursors, undefined, startOf(nodes, n)),
+      );
       // Where the two CPUs go meanwhile: the nodes, PostgreSQL (the postmaster and every
       // backend), and this process, the load generator.
+      const deadlocks = async () =>
+        s.opened.dialect === 'postgres'
+          ? Number(
+              (
+                await sql<{
+                  n: string;
+                }>`select deadlocks as n from pg_stat_database where datname = current_database()`.execute(
+                  s.opened.db,
+                )
+              ).rows[0]?.n ?? 0,
+            )
+          : 0;
+      const deadlocksBefore = await deadlocks();
       const postmaster = cluster.postmasterPid();
       const meters = {
         nodes: cpuMeter(() => nodes.map((n) => n.pid)),
@@ -193,6 +216,9 @@ export async function benchCluster(opts: ClusterOptions): Promise<Record<string,
         postgres: s.opened.dialect === 'postgres' ? meters.postgres() : 0,
         generator: meters.generator(),
       };
+      // PostgreSQL counts a backend's deadlocks when it reports its statistics (within a second).
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const deadlocksDuring = (await deadlocks()) - deadlocksBefore;
       const byKind = (k: Kind) => mixes.reduce((sum, m) => sum + m.byKind[k].requests, 0);
       const seconds = Math.max(...results.map((r) => r.durationS));
       const requests = total(results, (r) => r.requests);
@@ -201,6 +227,7 @@ export async function benchCluster(opts: ClusterOptions): Promise<Record<string,
         sendsPerS: byKind('send') / seconds,
         byKind: mixes.map((m) => m.byKind),
         budget: cpuBudget(cpu, requests, byKind('send') / requests),
+        deadlocks: deadlocksDuring,
       };
     };
 
@@ -227,6 +254,13 @@ export async function benchCluster(opts: ClusterOptions): Promise<Record<string,
       );
       info('7', `${label}: mixed load, p99`, Math.max(...mixed.results.map((r) => r.p99)), 'ms');
       const { budget } = mixed;
+      if (s.opened.dialect === 'postgres') {
+        info(
+          '7',
+          `${label}: mixed load, deadlocks PostgreSQL broke (each a group run again)`,
+          mixed.deadlocks,
+        );
+      }
       info('7', `${label}: mixed load, CPU per request: nodes`, budget.nodesUs, 'µs');
       if (s.opened.dialect === 'postgres') {
         info('7', `${label}: mixed load, CPU per request: PostgreSQL`, budget.postgresUs, 'µs');

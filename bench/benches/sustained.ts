@@ -39,16 +39,18 @@ export function makeMixed(
   url: string,
   startCursors: ReadonlyMap<string, number>,
   only?: Kind,
+  /** Where this generator's walks over pairs, pings and people begin (a share, 0-1: pairCycle). */
+  start = 0,
 ) {
   const mix = only ? [only] : MIX;
   const users = world.ring.users;
   const byId = new Map(users.map((u) => [u.id, u]));
   const cursors = users.map((u) => startCursors.get(u.id) ?? 0);
-  const send = makeSender(world, url);
+  const send = makeSender(world, url, start);
   let n = 0;
-  let reactions = 0;
-  let pulls = 0;
-  let reads = 0;
+  let reactions = Math.floor(start * world.ring.pings.length);
+  let pulls = Math.floor(start * users.length);
+  let reads = pulls;
   const byKind: SustainedResult['byKind'] = {
     send: { requests: 0, non2xx: 0 },
     reaction: { requests: 0, non2xx: 0 },

@@ -13,10 +13,14 @@ export function baseHeaders(url: string, cookie: string, json: boolean): Record<
   return h;
 }
 
-/** Round-robin over the ring's directed friend pairs: each stays under its daily limit. */
-function pairCycle(world: World) {
+/**
+ * Round-robin over the ring's directed friend pairs: each stays under its daily limit. `start`
+ * (a share of the ring, 0-1): where the walk begins, so that load generators of several nodes do
+ * not send from the same person at the same moment.
+ */
+function pairCycle(world: World, start = 0) {
   const { users, pairs } = world.ring;
-  let n = 0;
+  let n = Math.floor(start * pairs.length);
   return () => {
     const [s, r] = pairs[n++ % pairs.length]!;
     return { sender: users[s]!, receiver: users[r]! };
@@ -28,8 +32,8 @@ function pairCycle(world: World) {
  * from the next directed pair of the ring, so every request is a real 201. No ping id: the
  * server makes one.
  */
-export function makeSender(world: World, url: string) {
-  const next = pairCycle(world);
+export function makeSender(world: World, url: string, start = 0) {
+  const next = pairCycle(world, start);
   return (req: LoadRequest): LoadRequest => {
     const { sender, receiver } = next();
     return {

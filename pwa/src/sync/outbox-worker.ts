@@ -16,7 +16,7 @@ import { acknowledgeWrites, rollbackWrite, type Acknowledged } from './effects';
 
 /** At most this many entries per batch request (the most the server takes)… */
 export const MAX_BATCH_ENTRIES = BATCH_MAX_ENTRIES;
-/** …and about this many bytes of arguments (the server takes 2 MB). */
+/** …and about this many bytes of arguments (the server takes 1 MB). */
 export const MAX_BATCH_BYTES = 512 * 1024;
 
 /** The batch request got no usable answer: status 0 for no answer at all. */

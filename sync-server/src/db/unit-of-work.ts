@@ -84,7 +84,7 @@ export class ChangeSet {
     this.newPings.push([receiverId, ping]);
   }
 
-  /** An anchor request, announced to the person asked (Web Push) after commit. */
+  /** An anchor request: the notifier writes its push job in the same transaction (push/notifier.ts). */
   anchorRequest(receiverId: string, anchor: Anchor): void {
     this.anchorRequests.push([receiverId, anchor]);
   }

@@ -45,7 +45,7 @@ export interface Caller {
 /** One write to apply: a mutation and its arguments as received, with its Idempotency-Key. */
 export interface Entry {
   name: MutationName;
-  /** As received (JSON): parsed by the mutation's schema in step 3. */
+  /** As received (JSON): parsed by the mutation's schema in M2 (docs/sync.md). */
   args: unknown;
   key?: string;
   /** Identifies the request for the key: the same key with another hash is 422. */

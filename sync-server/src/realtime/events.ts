@@ -6,14 +6,13 @@
  * the other nodes, the pushes to send) add their rows to the transaction (`beforeCommit`).
  */
 import { EventEmitter } from 'node:events';
-import type { Anchor, Ping } from '@pingme/shared';
+import type { Ping } from '@pingme/shared';
 import type { Db } from '../db/connection';
 import type { Announcer, ChangeSet } from '../db/unit-of-work';
 
 export interface ChangeEventMap {
   changed: [userIds: string[]];
   newPing: [receiverId: string, ping: Ping];
-  anchorRequest: [receiverId: string, anchor: Anchor];
   /** Push subscriptions changed (push routes): `added` now has one; `others` may have none. */
   subscriptionsChanged: [added: string[], others: string[]];
   /** The change numbers this process just committed, per person (realtime/relay.ts). */
@@ -44,15 +43,17 @@ export class ChangeEvents extends EventEmitter<ChangeEventMap> implements Announ
     for (const fn of this.beforeCommits) await fn(trx, sets, newest);
   }
 
-  /** The change sets of one commit: each delivered ping and anchor request, then one poke list. */
+  /**
+   * The change sets of one commit: each delivered ping, the push jobs, the change numbers, then
+   * one poke list. (An anchor request reaches its person as a poke and a push job, written before
+   * the commit by the notifier: no event of its own.)
+   */
   announce(sets: readonly ChangeSet[]): void {
     const affected = new Set<string>();
     const numbers = new Map<string, number[]>();
     const pushJobs: string[] = [];
     for (const set of sets) {
       for (const [receiverId, ping] of set.newPings) this.emit('newPing', receiverId, ping);
-      for (const [receiverId, anchor] of set.anchorRequests)
-        this.emit('anchorRequest', receiverId, anchor);
       for (const id of set.affected) affected.add(id);
       for (const [userId, seqs] of set.numbers) {
         const list = numbers.get(userId);

@@ -46,7 +46,7 @@ function tooLarge(name: MutationName, args: unknown): AppError | undefined {
   return payloadTooLarge('The request body is too large');
 }
 
-/** Step 0: an entry as the mutation it applies, or the refusal it is answered with. */
+/** Step 1 (docs/sync.md, "Batch"): an entry as the mutation it applies, or the refusal it is answered with. */
 export function itemOf(entry: BatchEntry): { idempotencyKey: string } & JobItem {
   const { idempotencyKey } = entry;
   if ('name' in entry) {

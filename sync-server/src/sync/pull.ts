@@ -37,7 +37,7 @@ export async function logBounds(db: Db, viewerId: string): Promise<LogBounds> {
 }
 
 /**
- * Step 0 (maintenance): drops change rows older than the retention, each person's up to their
+ * Retention ("Change log", 5): drops change rows older than the retention, each person's up to their
  * newest old row, and raises their floor so a cursor below it gets a snapshot.
  */
 export async function pruneChangeLog(db: Db, retentionMs: number, now = Date.now()) {

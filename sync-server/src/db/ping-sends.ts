@@ -1,13 +1,16 @@
 /**
  * What a send reads and writes: the receivers with their daily counts
- * (sendTargets, one query), the new rows (insertPings), the limit's retry time and the anchor a
- * send names (services/pings.ts and mutations/pings.ts). Loading pings is db/pings.ts.
+ * (sendTargets, one query), the new rows (insertPings), both in one statement for one receiver
+ * on PostgreSQL (sendTargetAndInsert), the limit's retry time and the anchor a send names
+ * (services/pings.ts and mutations/pings.ts). Loading pings is db/pings.ts.
  */
 import type { UserSummary } from '@pingme/shared';
+import { sql } from 'kysely';
 import type { PingKind, PingsTable } from './schema';
 import { chunks } from './chunks';
 import { compiledOnce } from './compiled';
 import type { Db } from './connection';
+import { isPostgres } from './dialect';
 import { linksBoth } from './two-people';
 
 /** What one send puts in every ping it creates. */
@@ -99,35 +102,171 @@ export async function sendTargets(
   const receivers = new Map<string, SendTarget>();
   let sender: UserSummary | undefined;
   for (const part of chunks([...new Set(receiverIds)], 499)) {
-    const wanted = new Set(part);
     const rows =
       part.length === 1
         ? (await sendTargetQuery(db, senderId, part[0]!, since)).rows
         : await sendTargetsQuery(db, senderId, part, since).execute();
-    for (const r of rows) {
-      if (r.id === senderId) {
-        sender = {
-          id: r.id,
-          firstName: r.firstName,
-          lastName: r.lastName,
-          profileImageUrl: r.profileImageUrl,
-        };
-      }
-      if (wanted.has(r.id)) {
-        receivers.set(r.id, {
-          id: r.id,
-          firstName: r.firstName,
-          lastName: r.lastName,
-          email: r.email,
-          rateLimitPerDay: r.rateLimitPerDay,
-          profileImageUrl: r.profileImageUrl,
-          isFriend: Number(r.isFriend) === 1,
-          sentSince: Number(r.sentSince ?? 0),
-        });
-      }
+    const found = targetsOf(rows, senderId, part);
+    sender ??= found.sender;
+    for (const [id, r] of found.receivers) receivers.set(id, r);
+  }
+  return { sender, receivers };
+}
+
+type SendTargetRow = Omit<SendTarget, 'isFriend' | 'sentSince'> & {
+  isFriend: unknown;
+  sentSince: unknown;
+};
+
+/** The sender's summary and the wanted receivers, from the rows of sendTargetsQuery. */
+function targetsOf(rows: readonly SendTargetRow[], senderId: string, wanted: readonly string[]) {
+  const receivers = new Map<string, SendTarget>();
+  let sender: UserSummary | undefined;
+  const want = new Set(wanted);
+  for (const r of rows) {
+    if (r.id === senderId) {
+      sender = {
+        id: r.id,
+        firstName: r.firstName,
+        lastName: r.lastName,
+        profileImageUrl: r.profileImageUrl,
+      };
+    }
+    if (want.has(r.id)) {
+      receivers.set(r.id, {
+        id: r.id,
+        firstName: r.firstName,
+        lastName: r.lastName,
+        email: r.email,
+        rateLimitPerDay: r.rateLimitPerDay,
+        profileImageUrl: r.profileImageUrl,
+        isFriend: Number(r.isFriend) === 1,
+        sentSince: Number(r.sentSince ?? 0),
+      });
     }
   }
   return { sender, receivers };
+}
+
+/**
+ * On PostgreSQL, where every statement is a round trip: one send to one person as one statement.
+ * It reads what sendTargets reads and inserts the ping in the same statement (a data-modifying
+ * `with`), only if the receiver is the sender's friend and under their daily limit, the same
+ * test services/pings.ts makes of the rows it answers (which then refuses the send as before,
+ * the insert not made); `inserted` is 0 also when the ping's id is taken.
+ */
+const sendTargetAndInsertQuery = compiledOnce(
+  (
+    db: Db,
+    senderId: string,
+    receiverId: string,
+    since: string,
+    id: string,
+    kind: PingKind,
+    promptId: string | null,
+    promptText: string | null,
+    promptEmoji: string | null,
+    customText: string | null,
+    customEmoji: string | null,
+    anchorId: string | null,
+    groupId: string | null,
+    createdAt: string,
+    writtenAt: string | null,
+  ) =>
+    db
+      .with('t', () => sendTargetsQuery(db, senderId, [receiverId], since))
+      .with('ins', (qc) =>
+        qc
+          .insertInto('pings')
+          .columns([
+            'id',
+            'senderId',
+            'receiverId',
+            'kind',
+            'promptId',
+            'promptText',
+            'promptEmoji',
+            'customText',
+            'customEmoji',
+            'anchorId',
+            'groupId',
+            'createdAt',
+            'writtenAt',
+            'isRead',
+            'readAt',
+          ])
+          .expression((eb) =>
+            eb
+              .selectFrom('t')
+              .select([
+                eb.val(id).as('id'),
+                eb.val(senderId).as('senderId'),
+                eb.val(receiverId).as('receiverId'),
+                eb.val(kind).as('kind'),
+                eb.val(promptId).as('promptId'),
+                eb.val(promptText).as('promptText'),
+                eb.val(promptEmoji).as('promptEmoji'),
+                eb.val(customText).as('customText'),
+                eb.val(customEmoji).as('customEmoji'),
+                eb.val(anchorId).as('anchorId'),
+                eb.val(groupId).as('groupId'),
+                eb.val(createdAt).as('createdAt'),
+                eb.val(writtenAt).as('writtenAt'),
+                sql.lit(0).as('isRead'),
+                sql.lit(null).as('readAt'),
+              ])
+              .where('t.id', '=', receiverId)
+              .where(
+                sql<boolean>`${sql.ref('t.isFriend')} and ${sql.ref('t.sentSince')} < ${sql.ref('t.rateLimitPerDay')}`,
+              ),
+          )
+          .onConflict((oc) => oc.column('id').doNothing())
+          .returning('id'),
+      )
+      .selectFrom('t')
+      .selectAll('t')
+      .select((eb) => eb.selectFrom('ins').select(eb.fn.countAll<number>().as('n')).as('inserted')),
+);
+
+/**
+ * sendTargets for one receiver, and on PostgreSQL the ping inserted in the same statement when
+ * the receiver is a friend under their daily limit (`inserted`: 1, or 0 when refused or its id
+ * is taken). On SQLite, where a statement is no round trip, `inserted` is undefined: the caller
+ * inserts (insertPings) after its checks.
+ */
+export async function sendTargetAndInsert(
+  db: Db,
+  senderId: string,
+  since: string,
+  ping: NewPing,
+): Promise<{
+  sender: UserSummary | undefined;
+  receivers: Map<string, SendTarget>;
+  inserted: number | undefined;
+}> {
+  if (!isPostgres(db))
+    return { ...(await sendTargets(db, senderId, [ping.receiverId], since)), inserted: undefined };
+  const { rows } = await sendTargetAndInsertQuery(
+    db,
+    senderId,
+    ping.receiverId,
+    since,
+    ping.id,
+    ping.kind,
+    ping.promptId,
+    ping.promptText,
+    ping.promptEmoji,
+    ping.customText,
+    ping.customEmoji,
+    ping.anchorId,
+    ping.groupId,
+    ping.createdAt,
+    ping.writtenAt ?? null,
+  );
+  return {
+    ...targetsOf(rows, senderId, [ping.receiverId]),
+    inserted: Number(rows[0]?.inserted ?? 0),
+  };
 }
 
 // ---------- inserting ----------

@@ -13,10 +13,11 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { within } from '../../test/poll';
 import { createDatabase, dropDatabase } from '../../test/postgres';
-import { personRow } from '../../test/rows';
+import { personRow, pingRow } from '../../test/rows';
 import { HEARTBEAT_SILENCE_MS, PostgresBus } from '../realtime/bus';
 import { deleteAccountRows } from './account';
 import { openDatabase, type Db, type OpenedDb } from './connection';
+import { sendTargetAndInsert } from './ping-sends';
 import { sessionCacheOf, type IdentityWatch, type SessionCache } from './session-cache';
 import { destroySession, destroyUserSessions, getSessionWithUser, setSession } from './sessions';
 import { updateUser } from './users';
@@ -101,6 +102,29 @@ describe('this node’s own writes (a watch that hears nobody else)', () => {
     } finally {
       await plain.close();
     }
+  });
+
+  it('keeps every session through a ping send, whose one statement reads people and writes a ping', async () => {
+    for (const id of ['s-ada', 's-bo']) await read(id);
+    const now = new Date().toISOString();
+    await other.db
+      .insertInto('friendships')
+      .values({
+        id: 'f-ada-bo',
+        requesterId: 'ada',
+        addresseeId: 'bo',
+        status: 'accepted',
+        createdAt: now,
+        acceptedAt: now,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+    const sent = await sendTargetAndInsert(node.db, 'ada', new Date(0).toISOString(), {
+      ...pingRow(`p-${Date.now()}`, 'ada', 'bo', now),
+    });
+    expect(sent.inserted).toBe(1);
+    expect((await readCounting('s-ada')).statements).toBe(0);
+    expect((await readCounting('s-bo')).statements).toBe(0);
   });
 
   it('sees its own change to a person or a session at once', async () => {

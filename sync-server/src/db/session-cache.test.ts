@@ -88,6 +88,37 @@ describe('writeScope: what a statement may change, from the SQL the server compi
       kind: 'none',
     });
     expect(scope(db.deleteFrom('pings').where('id', '=', 'p'))).toEqual({ kind: 'none' });
+    // A statement with a `with` that reads the people and writes another table (a send's checks
+    // and its insert on PostgreSQL) changes nothing; one whose writes name either table, all.
+    expect(
+      scope(
+        db
+          .with('t', (qc) => qc.selectFrom('users').select('id').where('id', '=', 'u'))
+          .with('ins', (qc) =>
+            qc
+              .insertInto('moments')
+              .columns(['userId', 'pingId', 'createdAt'])
+              .expression((eb) =>
+                eb.selectFrom('t').select(['t.id', eb.val('p').as('p'), eb.val('now').as('c')]),
+              )
+              .onConflict((oc) => oc.doNothing())
+              .returning('userId'),
+          )
+          .selectFrom('t')
+          .selectAll(),
+      ),
+    ).toEqual({ kind: 'none' });
+    expect(
+      scope(
+        db
+          .with('gone', (qc) => qc.deleteFrom('sessions').where('userId', '=', 'u').returning('id'))
+          .selectFrom('gone')
+          .selectAll(),
+      ),
+    ).toEqual(all);
+    expect(
+      writeScope('WITH x AS (UPDATE users SET is_admin = 0 RETURNING id) SELECT 1', false),
+    ).toEqual(all);
   });
 
   it('reads PostgreSQL’s numbered placeholders: the id is the parameter the WHERE names', () => {

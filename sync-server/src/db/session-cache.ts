@@ -219,8 +219,19 @@ const BY_ID =
 const ONE_SESSION =
   /^insert into "sessions" \("id", [^)]*\) values \((?:\?|\$1), [^()]*\)(?: on conflict|$)/s;
 
+/** The tables a statement's data-modifying parts write: `insert into "t"`, `update "t"`, …. */
+const WRITTEN = /\b(?:insert\s+into|update|delete\s+from|merge\s+into)\s+"?(\w+)"?/gi;
+
 export function writeScope(sql: string, readonly: boolean): WriteScope {
   if (readonly || !MENTIONS.test(sql)) return { kind: 'none' };
+  // A statement with a `with`, whose reads may name the people (sendTargetAndInsert reads `users`
+  // and inserts a ping): it can hold only reads and data-modifying parts, so what it may change
+  // is the tables those name (`on conflict do update set` names "set": no table of ours).
+  if (/^\s*with\b/i.test(sql)) {
+    const written = [...sql.matchAll(WRITTEN)].map((m) => m[1]!.toLowerCase());
+    if (!written.some((t) => t === 'users' || t === 'sessions')) return { kind: 'none' };
+    return { kind: 'all' };
+  }
   const byId = BY_ID.exec(sql);
   // Only the outer WHERE may hold `where "id" = ?`: a second WHERE (a subquery) makes it broad.
   if (byId && sql.indexOf(' where ') === sql.lastIndexOf(' where ')) {

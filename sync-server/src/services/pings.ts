@@ -8,6 +8,7 @@ import { findPings, loadPings, newPingsAsSent } from '../db/pings';
 import {
   insertPings,
   nthSentSince,
+  sendTargetAndInsert,
   sendTargets,
   type NewPing,
   type PingContent,
@@ -80,16 +81,9 @@ export async function sendPings(
     writtenAt?: string | undefined;
   },
 ): Promise<Ping[]> {
-  // The receivers, whether each is a friend, the daily counts and the sender: one query.
   const now = Date.now();
   const since = new Date(now - RATE_WINDOW_MS).toISOString();
-  const { sender, receivers } = await sendTargets(trx, senderId, send.receiverIds, since);
-  if (send.receiverIds.some((id) => !receivers.get(id)?.isFriend)) {
-    throw forbidden('You can only ping friends');
-  }
-  await enforceDailyLimits(trx, senderId, send.receiverIds, receivers, since, now);
-
-  const createdAt = new Date().toISOString();
+  const createdAt = new Date(now).toISOString();
   const writtenAt = writtenBefore(send.writtenAt, createdAt);
   const rows: NewPing[] = send.receiverIds.map((receiverId, i) => ({
     id: send.ids[i] ?? uuidv7(),
@@ -100,7 +94,17 @@ export async function sendPings(
     writtenAt,
     ...send.content,
   }));
-  if ((await insertPings(trx, rows)) < rows.length) throw conflict(ID_TAKEN);
+  // The receivers, whether each is a friend, the daily counts and the sender: one query; for one
+  // receiver on PostgreSQL the same statement inserts the ping if these checks pass.
+  const { sender, receivers, inserted } =
+    rows.length === 1
+      ? await sendTargetAndInsert(trx, senderId, since, rows[0]!)
+      : { ...(await sendTargets(trx, senderId, send.receiverIds, since)), inserted: undefined };
+  if (send.receiverIds.some((id) => !receivers.get(id)?.isFriend)) {
+    throw forbidden('You can only ping friends');
+  }
+  await enforceDailyLimits(trx, senderId, send.receiverIds, receivers, since, now);
+  if ((inserted ?? (await insertPings(trx, rows))) < rows.length) throw conflict(ID_TAKEN);
   for (const r of rows) await changes.record([senderId, r.receiverId], 'ping', r.id, 'create');
   // The answer is what was just written (loadPings would read the same back).
   const people = new Map<string, UserSummary>();

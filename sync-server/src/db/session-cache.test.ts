@@ -119,6 +119,9 @@ describe('writeScope: what a statement may change, from the SQL the server compi
     expect(
       writeScope('WITH x AS (UPDATE users SET is_admin = 0 RETURNING id) SELECT 1', false),
     ).toEqual(all);
+    expect(
+      writeScope('with x as (delete from "public"."sessions" returning id) select 1', false),
+    ).toEqual(all);
   });
 
   it('reads PostgreSQL’s numbered placeholders: the id is the parameter the WHERE names', () => {

@@ -219,8 +219,12 @@ const BY_ID =
 const ONE_SESSION =
   /^insert into "sessions" \("id", [^)]*\) values \((?:\?|\$1), [^()]*\)(?: on conflict|$)/s;
 
-/** The tables a statement's data-modifying parts write: `insert into "t"`, `update "t"`, …. */
-const WRITTEN = /\b(?:insert\s+into|update|delete\s+from|merge\s+into)\s+"?(\w+)"?/gi;
+/**
+ * The tables a statement's data-modifying parts write: `insert into "t"`, `update "t"`, …, with or
+ * without quotes or a schema (`"public"."t"`).
+ */
+const WRITTEN =
+  /\b(?:insert\s+into|update|delete\s+from|merge\s+into)\s+(?:"?\w+"?\s*\.\s*)?"?(\w+)"?/gi;
 
 export function writeScope(sql: string, readonly: boolean): WriteScope {
   if (readonly || !MENTIONS.test(sql)) return { kind: 'none' };

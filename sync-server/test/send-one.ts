@@ -66,7 +66,7 @@ export function describeSendOne(
         promptId: null,
         promptText: null,
         promptEmoji: null,
-        customText: 'hello',
+        customText: `hello ${receiverId}`,
         customEmoji: '👋',
         anchorId: null,
         groupId: null,
@@ -81,7 +81,7 @@ export function describeSendOne(
     it.each(['ben', 'cat', 'dan', 'nobody'])(
       'answers the sender and %s as sendTargets does',
       async (receiverId) => {
-        const one = await sendTargetAndInsert(opened.db, 'ann', since, ping(receiverId));
+        const one = await sendTargetAndInsert(opened.db, since, ping(receiverId));
         const apart = await sendTargets(opened.db, 'ann', [receiverId], since);
         expect(one.sender).toEqual(apart.sender);
         // Read after it, the count holds the ping the send inserted (PostgreSQL, to Ben).
@@ -100,11 +100,20 @@ export function describeSendOne(
       async () => {
         const p = ping('ben');
         ran.length = 0;
-        const r = await sendTargetAndInsert(opened.db, 'ann', since, p);
+        const r = await sendTargetAndInsert(opened.db, since, p);
         expect(ran).toHaveLength(1);
         expect(r.inserted).toBe(inserts ? 1 : undefined);
         expect(r.receivers.get('ben')?.isFriend).toBe(true);
         expect(await stored(p.id)).toBe(inserts ? 1 : 0);
+        if (inserts) {
+          // Every column where it belongs, unread.
+          const row = await opened.db
+            .selectFrom('pings')
+            .selectAll()
+            .where('id', '=', p.id)
+            .executeTakeFirstOrThrow();
+          expect(row).toEqual({ ...p, isRead: 0, readAt: null });
+        }
       },
     );
 
@@ -114,13 +123,13 @@ export function describeSendOne(
       ['nobody', 'no such person'],
     ])('inserts nothing for %s (%s)', async (receiverId) => {
       const p = ping(receiverId);
-      const r = await sendTargetAndInsert(opened.db, 'ann', since, p);
+      const r = await sendTargetAndInsert(opened.db, since, p);
       expect(r.inserted).toBe(inserts ? 0 : undefined);
       expect(await stored(p.id)).toBe(0);
     });
 
     it('inserts nothing, without an error, when the id is taken', async () => {
-      const r = await sendTargetAndInsert(opened.db, 'ann', since, ping('ben', 'dan-1'));
+      const r = await sendTargetAndInsert(opened.db, since, ping('ben', 'dan-1'));
       expect(r.inserted).toBe(inserts ? 0 : undefined);
       const row = await opened.db
         .selectFrom('pings')
@@ -131,7 +140,7 @@ export function describeSendOne(
     });
 
     it('counts the pings sent since the window began', async () => {
-      const r = await sendTargetAndInsert(opened.db, 'ann', since, ping('dan'));
+      const r = await sendTargetAndInsert(opened.db, since, ping('dan'));
       expect(r.receivers.get('dan')).toMatchObject({ sentSince: 2, rateLimitPerDay: 2 });
     });
   });

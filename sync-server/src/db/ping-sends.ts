@@ -148,6 +148,41 @@ function targetsOf(rows: readonly SendTargetRow[], senderId: string, wanted: rea
   return { sender, receivers };
 }
 
+/** A new ping's columns, in the order of PingValues. */
+const PING_COLUMNS = [
+  'id',
+  'senderId',
+  'receiverId',
+  'kind',
+  'promptId',
+  'promptText',
+  'promptEmoji',
+  'customText',
+  'customEmoji',
+  'anchorId',
+  'groupId',
+  'createdAt',
+  'writtenAt',
+] as const;
+
+function pingValues(p: NewPing): PingValues {
+  return [
+    p.id,
+    p.senderId,
+    p.receiverId,
+    p.kind,
+    p.promptId,
+    p.promptText,
+    p.promptEmoji,
+    p.customText,
+    p.customEmoji,
+    p.anchorId,
+    p.groupId,
+    p.createdAt,
+    p.writtenAt ?? null,
+  ];
+}
+
 /**
  * On PostgreSQL, where every statement is a round trip: one send to one person as one statement.
  * It reads what sendTargets reads and inserts the ping in the same statement (a data-modifying
@@ -155,78 +190,34 @@ function targetsOf(rows: readonly SendTargetRow[], senderId: string, wanted: rea
  * test services/pings.ts makes of the rows it answers (which then refuses the send as before,
  * the insert not made); `inserted` is 0 also when the ping's id is taken.
  */
-const sendTargetAndInsertQuery = compiledOnce(
-  (
-    db: Db,
-    senderId: string,
-    receiverId: string,
-    since: string,
-    id: string,
-    kind: PingKind,
-    promptId: string | null,
-    promptText: string | null,
-    promptEmoji: string | null,
-    customText: string | null,
-    customEmoji: string | null,
-    anchorId: string | null,
-    groupId: string | null,
-    createdAt: string,
-    writtenAt: string | null,
-  ) =>
-    db
-      .with('t', () => sendTargetsQuery(db, senderId, [receiverId], since))
-      .with('ins', (qc) =>
-        qc
-          .insertInto('pings')
-          .columns([
-            'id',
-            'senderId',
-            'receiverId',
-            'kind',
-            'promptId',
-            'promptText',
-            'promptEmoji',
-            'customText',
-            'customEmoji',
-            'anchorId',
-            'groupId',
-            'createdAt',
-            'writtenAt',
-            'isRead',
-            'readAt',
-          ])
-          .expression((eb) =>
-            eb
-              .selectFrom('t')
-              .select([
-                eb.val(id).as('id'),
-                eb.val(senderId).as('senderId'),
-                eb.val(receiverId).as('receiverId'),
-                eb.val(kind).as('kind'),
-                eb.val(promptId).as('promptId'),
-                eb.val(promptText).as('promptText'),
-                eb.val(promptEmoji).as('promptEmoji'),
-                eb.val(customText).as('customText'),
-                eb.val(customEmoji).as('customEmoji'),
-                eb.val(anchorId).as('anchorId'),
-                eb.val(groupId).as('groupId'),
-                eb.val(createdAt).as('createdAt'),
-                eb.val(writtenAt).as('writtenAt'),
-                sql.lit(0).as('isRead'),
-                sql.lit(null).as('readAt'),
-              ])
-              .where('t.id', '=', receiverId)
-              .where(
-                sql<boolean>`${sql.ref('t.isFriend')} and ${sql.ref('t.sentSince')} < ${sql.ref('t.rateLimitPerDay')}`,
-              ),
-          )
-          .onConflict((oc) => oc.column('id').doNothing())
-          .returning('id'),
-      )
-      .selectFrom('t')
-      .selectAll('t')
-      .select((eb) => eb.selectFrom('ins').select(eb.fn.countAll<number>().as('n')).as('inserted')),
-);
+const sendTargetAndInsertQuery = compiledOnce((db: Db, since: string, ...ping: PingValues) => {
+  const [, senderId, receiverId] = ping;
+  return db
+    .with('t', () => sendTargetsQuery(db, senderId, [receiverId], since))
+    .with('ins', (qc) =>
+      qc
+        .insertInto('pings')
+        .columns([...PING_COLUMNS, 'isRead', 'readAt'])
+        .expression((eb) =>
+          eb
+            .selectFrom('t')
+            .select([
+              ...ping.map((value, i) => eb.val(value).as(PING_COLUMNS[i]!)),
+              sql.lit(0).as('isRead'),
+              sql.lit(null).as('readAt'),
+            ])
+            .where('t.id', '=', receiverId)
+            .where(
+              sql<boolean>`${sql.ref('t.isFriend')} and ${sql.ref('t.sentSince')} < ${sql.ref('t.rateLimitPerDay')}`,
+            ),
+        )
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returning('id'),
+    )
+    .selectFrom('t')
+    .selectAll('t')
+    .select((eb) => eb.selectFrom('ins').select(eb.fn.countAll<number>().as('n')).as('inserted'));
+});
 
 /**
  * sendTargets for one receiver, and on PostgreSQL the ping inserted in the same statement when
@@ -236,7 +227,6 @@ const sendTargetAndInsertQuery = compiledOnce(
  */
 export async function sendTargetAndInsert(
   db: Db,
-  senderId: string,
   since: string,
   ping: NewPing,
 ): Promise<{
@@ -245,71 +235,62 @@ export async function sendTargetAndInsert(
   inserted: number | undefined;
 }> {
   if (!isPostgres(db))
-    return { ...(await sendTargets(db, senderId, [ping.receiverId], since)), inserted: undefined };
-  const { rows } = await sendTargetAndInsertQuery(
-    db,
-    senderId,
-    ping.receiverId,
-    since,
-    ping.id,
-    ping.kind,
-    ping.promptId,
-    ping.promptText,
-    ping.promptEmoji,
-    ping.customText,
-    ping.customEmoji,
-    ping.anchorId,
-    ping.groupId,
-    ping.createdAt,
-    ping.writtenAt ?? null,
-  );
+    return {
+      ...(await sendTargets(db, ping.senderId, [ping.receiverId], since)),
+      inserted: undefined,
+    };
+  const { rows } = await sendTargetAndInsertQuery(db, since, ...pingValues(ping));
   return {
-    ...targetsOf(rows, senderId, [ping.receiverId]),
+    ...targetsOf(rows, ping.senderId, [ping.receiverId]),
     inserted: Number(rows[0]?.inserted ?? 0),
   };
 }
 
 // ---------- inserting ----------
 
-/** One ping (every REST send): compiled once (db/compiled.ts). */
-const insertPingQuery = compiledOnce(
-  (
-    db: Db,
-    id: string,
-    senderId: string,
-    receiverId: string,
-    kind: PingKind,
-    promptId: string | null,
-    promptText: string | null,
-    promptEmoji: string | null,
-    customText: string | null,
-    customEmoji: string | null,
-    anchorId: string | null,
-    groupId: string | null,
-    createdAt: string,
-    writtenAt: string | null,
-  ) =>
-    db
-      .insertInto('pings')
-      .values({
-        id,
-        senderId,
-        receiverId,
-        kind,
-        promptId,
-        promptText,
-        promptEmoji,
-        customText,
-        customEmoji,
-        anchorId,
-        groupId,
-        createdAt,
-        writtenAt,
-        isRead: 0,
-        readAt: null,
-      })
-      .onConflict((oc) => oc.column('id').doNothing()),
-);
+/** One ping (every REST send), its values in the order of PING_COLUMNS. */
+const insertPing = (
+  db: Db,
+  id: string,
+  senderId: string,
+  receiverId: string,
+  kind: PingKind,
+  promptId: string | null,
+  promptText: string | null,
+  promptEmoji: string | null,
+  customText: string | null,
+  customEmoji: string | null,
+  anchorId: string | null,
+  groupId: string | null,
+  createdAt: string,
+  writtenAt: string | null,
+) =>
+  db
+    .insertInto('pings')
+    .values({
+      id,
+      senderId,
+      receiverId,
+      kind,
+      promptId,
+      promptText,
+      promptEmoji,
+      customText,
+      customEmoji,
+      anchorId,
+      groupId,
+      createdAt,
+      writtenAt,
+      isRead: 0,
+      readAt: null,
+    })
+    .onConflict((oc) => oc.column('id').doNothing());
+
+/** A new ping's values in the order the compiled queries bind them (PING_COLUMNS). */
+type PingValues = Parameters<typeof insertPing> extends [Db, ...infer V] ? V : never;
+
+/** insertPing compiled once (db/compiled.ts). */
+const insertPingQuery = compiledOnce(insertPing);
 
 /**
  * Inserts the pings; answers how many were new. One ping whose id is taken is not inserted (0),
@@ -319,23 +300,7 @@ const insertPingQuery = compiledOnce(
  */
 export async function insertPings(db: Db, pings: NewPing[]): Promise<number> {
   if (pings.length === 1) {
-    const p = pings[0]!;
-    const result = await insertPingQuery(
-      db,
-      p.id,
-      p.senderId,
-      p.receiverId,
-      p.kind,
-      p.promptId,
-      p.promptText,
-      p.promptEmoji,
-      p.customText,
-      p.customEmoji,
-      p.anchorId,
-      p.groupId,
-      p.createdAt,
-      p.writtenAt ?? null,
-    );
+    const result = await insertPingQuery(db, ...pingValues(pings[0]!));
     return Number(result.numAffectedRows ?? 0);
   }
   for (const part of chunks(pings, 50)) {

@@ -119,7 +119,7 @@ describe('this node’s own writes (a watch that hears nobody else)', () => {
       })
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
-    const sent = await sendTargetAndInsert(node.db, 'ada', new Date(0).toISOString(), {
+    const sent = await sendTargetAndInsert(node.db, new Date(0).toISOString(), {
       ...pingRow(`p-${Date.now()}`, 'ada', 'bo', now),
     });
     expect(sent.inserted).toBe(1);

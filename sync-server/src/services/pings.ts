@@ -98,7 +98,7 @@ export async function sendPings(
   // receiver on PostgreSQL the same statement inserts the ping if these checks pass.
   const { sender, receivers, inserted } =
     rows.length === 1
-      ? await sendTargetAndInsert(trx, senderId, since, rows[0]!)
+      ? await sendTargetAndInsert(trx, since, rows[0]!)
       : { ...(await sendTargets(trx, senderId, send.receiverIds, since)), inserted: undefined };
   if (send.receiverIds.some((id) => !receivers.get(id)?.isFriend)) {
     throw forbidden('You can only ping friends');

@@ -122,6 +122,17 @@ describe('writeScope: what a statement may change, from the SQL the server compi
     expect(
       writeScope('with x as (delete from "public"."sessions" returning id) select 1', false),
     ).toEqual(all);
+    // A `with` that only reads (friend suggestions) changes nothing, though it does not start
+    // with `select`: on PostgreSQL it used to drop every session.
+    expect(
+      scope(
+        db
+          .with('mine', (qc) => qc.selectFrom('friendships').select('addresseeId as id'))
+          .selectFrom('users')
+          .innerJoin('mine', 'mine.id', 'users.id')
+          .selectAll('users'),
+      ),
+    ).toEqual({ kind: 'none' });
   });
 
   it('reads PostgreSQL’s numbered placeholders: the id is the parameter the WHERE names', () => {

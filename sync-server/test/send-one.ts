@@ -9,6 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenedDb, OpenOptions } from '../src/db/connection';
 import { sendTargetAndInsert, sendTargets, type NewPing } from '../src/db/ping-sends';
+import { ChangeSet } from '../src/db/unit-of-work';
+import { sendPings } from '../src/services/pings';
 import { personRow, pingRow } from './rows';
 
 export function describeSendOne(
@@ -137,6 +139,31 @@ export function describeSendOne(
         .where('id', '=', 'dan-1')
         .executeTakeFirstOrThrow();
       expect(row.receiverId).toBe('dan');
+    });
+
+    it(`sends to one friend in ${inserts ? 'one statement' : 'two statements'} (services/pings.ts)`, async () => {
+      ran.length = 0;
+      const [sent] = await sendPings(opened.db, new ChangeSet(), 'ann', {
+        receiverIds: ['ben'],
+        ids: ['p-service'],
+        groupId: null,
+        content: {
+          kind: 'custom',
+          promptId: null,
+          promptText: null,
+          promptEmoji: null,
+          customText: 'through the service',
+          customEmoji: '👋',
+          anchorId: null,
+        },
+      });
+      expect(ran).toHaveLength(inserts ? 1 : 2);
+      expect(sent).toMatchObject({
+        id: 'p-service',
+        receiverId: 'ben',
+        customText: 'through the service',
+      });
+      expect(await stored('p-service')).toBe(1);
     });
 
     it('counts the pings sent since the window began', async () => {

@@ -8,17 +8,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenedDb } from './connection';
 import { findPingAsSeen, loadPings, markRead, pingsAsReceived } from './pings';
+import { replaceReaction } from './reactions';
+import { ChangeSet } from './unit-of-work';
+import type { Config } from '../config';
+import { pingMutations } from '../mutations/pings';
 import { personRow, pingRow } from '../../test/rows';
 import { recordStatements } from '../../test/statements';
 
 let opened: OpenedDb;
+/** Every statement's text, as the server's query log sees it (compiled ones included). */
+const ran: string[] = [];
 const at = (n: number) => new Date(Date.UTC(2026, 10, 1, 12, 0, n)).toISOString();
 
 const ping = (id: string, senderId: string, receiverId: string, n: number) =>
   pingRow(id, senderId, receiverId, at(n));
 
 beforeAll(async () => {
-  opened = await openDatabase(':memory:');
+  opened = await openDatabase(':memory:', { onQuery: (_kind, _ms, text) => void ran.push(text) });
   const { db } = opened;
   await db
     .insertInto('users')
@@ -137,19 +143,87 @@ describe('findPingAsSeen', () => {
     expect(await found!.asSeen()).toEqual(loaded);
   });
 
-  it('reads the ping, its people and the bookmark in one statement, then only its reactions', async () => {
+  it('reads the ping, its people, the bookmark and the reactions in one statement, and nothing after', async () => {
     const counted = recordStatements(opened.sqlite);
     try {
       const found = await findPingAsSeen(opened.db, 'p1', 'ann');
       expect(counted.sources).toHaveLength(1);
       expect(counted.sources[0]).toMatch(/from "pings" as "p"/);
       const p = await found!.asSeen();
-      expect([p.isBookmarked, p.sender.firstName, p.reactions.length]).toEqual([true, 'ann', 2]);
+      expect([p.isBookmarked, p.sender.firstName, p.reactions.map((r) => r.id)]).toEqual([
+        true,
+        'ann',
+        ['r1', 'r2'],
+      ]);
     } finally {
       counted.restore();
     }
-    expect(counted.sources).toHaveLength(2);
-    expect(counted.sources[1]).toMatch(/^select \* from "reactions"/);
+    expect(counted.sources).toHaveLength(1);
+  });
+
+  it('answers a reaction as loadPings reads it back after it replaced the viewer’s or added one', async () => {
+    // Ann replaces her reaction on p1 (Ben's stays); Ben adds the first one on p2.
+    for (const [pingId, viewer, id] of [
+      ['p1', 'ann', 'r9'],
+      ['p2', 'ben', 'r8'],
+    ] as const) {
+      const found = await findPingAsSeen(opened.db, pingId, viewer);
+      const reaction = await replaceReaction(opened.db, {
+        id,
+        pingId,
+        userId: viewer,
+        reactionType: 'heart',
+      });
+      try {
+        const answer = await found!.asSeen({ reaction });
+        const [loaded] = await loadPings(opened.db, viewer, [pingId]);
+        expect(answer).toEqual(loaded);
+        expect(answer.reactions.filter((r) => r.userId === viewer)).toEqual([reaction]);
+      } finally {
+        await opened.db.deleteFrom('reactions').where('id', '=', id).execute();
+      }
+    }
+    await opened.db
+      .insertInto('reactions')
+      .values({ id: 'r2', pingId: 'p1', userId: 'ann', reactionType: 'wow', createdAt: at(7) })
+      .execute();
+  });
+
+  it('reacts with a client id in two statements, the read and the write (mutations/pings.ts)', async () => {
+    const me = await opened.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', 'ben')
+      .executeTakeFirstOrThrow();
+    const c = { trx: opened.db, changes: new ChangeSet(), me, config: {} as Config, ip: '::1' };
+    const react = (id: string) =>
+      pingMutations['ping.react'](c, { pingId: 'p2', id, reactionType: 'yes' });
+    ran.length = 0;
+    const made = await react('r7');
+    try {
+      expect(ran).toHaveLength(2);
+      expect(made.status).toBe(201);
+      expect(made.body).toEqual((await loadPings(opened.db, 'ben', ['p2']))[0]);
+      expect(made.body.reactions.map((r) => r.id)).toEqual(['r7']);
+      // The same id again is a replay: the one read, no write.
+      ran.length = 0;
+      const again = await react('r7');
+      expect([ran.length, again.status, again.body]).toEqual([1, 200, made.body]);
+    } finally {
+      await opened.db.deleteFrom('reactions').where('id', '=', 'r7').execute();
+    }
+  });
+
+  it('says whether a reaction id is taken on another ping, and only then', async () => {
+    const taken = async (pingId: string, reactionId?: string) =>
+      (await findPingAsSeen(opened.db, pingId, 'ann', reactionId))!.reactionIdElsewhere;
+    // r3 is Ann's reaction on p3; r1 is Ben's on p1.
+    expect(await taken('p1', 'r3')).toBe(true);
+    expect(await taken('p3', 'r1')).toBe(true);
+    expect(await taken('p3', 'r3')).toBe(false);
+    expect(await taken('p1', 'r1')).toBe(false);
+    expect(await taken('p1', 'unknown')).toBe(false);
+    expect(await taken('p1')).toBe(false);
   });
 
   it('says whether a block stands between its people, whoever blocked', async () => {

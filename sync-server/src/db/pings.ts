@@ -3,7 +3,8 @@
  * receiver ever see a ping; `isBookmarked` is the viewer's own; reactions are everyone's.
  * Loads are batched: one query each for pings, people, reactions and moments per chunk of ids.
  */
-import { DEFAULT_PROMPT_EMOJI, type Ping, type UserSummary } from '@pingme/shared';
+import { DEFAULT_PROMPT_EMOJI, type Ping, type Reaction, type UserSummary } from '@pingme/shared';
+import { sql } from 'kysely';
 import { blocksWith } from './blocks';
 import type { Db } from './connection';
 import { countRows } from './count';
@@ -12,6 +13,7 @@ import type { NewPing } from './ping-sends';
 import type { PingRow } from './schema';
 import { chunks, loadInOrder, readInChunks } from './chunks';
 import { compiledOnce } from './compiled';
+import { isPostgres } from './dialect';
 import { involves, linksBoth } from './two-people';
 
 // ---------- people ----------
@@ -251,16 +253,38 @@ export async function findPing(db: Db, id: string): Promise<PingRow | undefined>
 }
 
 /**
+ * The ping's reactions as one JSON array (each a Reaction), in no particular order: PostgreSQL
+ * answers json (parsed by the driver), SQLite text.
+ */
+function reactionsJson(db: Db) {
+  return isPostgres(db)
+    ? sql<
+        Reaction[] | string
+      >`(select coalesce(json_agg(json_build_object('id', r.id, 'pingId', r.ping_id, 'userId', r.user_id, 'reactionType', r.reaction_type, 'createdAt', r.created_at)), '[]') from reactions as r where r.ping_id = p.id)`
+    : sql<
+        Reaction[] | string
+      >`(select json_group_array(json_object('id', r.id, 'pingId', r.ping_id, 'userId', r.user_id, 'reactionType', r.reaction_type, 'createdAt', r.created_at)) from reactions as r where r.ping_id = p.id)`;
+}
+
+/** In loadPings' order (reactionsQuery): by time, then id. */
+function byTimeThenId(a: Reaction, b: Reaction): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
  * A ping with what a write about it (a reaction, a read mark, a bookmark) needs to check and to
  * answer, in one statement (compiled once): its row, whether a block stands between its two
- * people (either way), their summaries and whether the viewer bookmarked it. Only its reactions
- * are left to read, after the write.
+ * people (either way), their summaries, whether the viewer bookmarked it, its reactions (at most
+ * two: one per person) and whether a reaction id the write would take is taken on another ping
+ * (`''` asks about none). A reaction's answer puts the one it wrote in place of the viewer's, so
+ * nothing is read after the write (docs/performance.md, "A reaction in two statements").
  *
  * The people are scalar subqueries, not joins: in a loop of better-sqlite3 a join of `users` to
  * a ping found by a bound id cost 6-7 µs more a run than a subquery for the same column, with
  * the same plan (docs/performance.md, "A reaction in three statements").
  */
-const pingAsSeenQuery = compiledOnce((db: Db, id: string, viewerId: string) =>
+const pingAsSeenQuery = compiledOnce((db: Db, id: string, viewerId: string, reactionId: string) =>
   db
     .selectFrom('pings as p')
     .selectAll('p')
@@ -307,6 +331,17 @@ const pingAsSeenQuery = compiledOnce((db: Db, id: string, viewerId: string) =>
               .whereRef('m.pingId', '=', 'p.id'),
           )
           .as('bookmarked'),
+        reactionsJson(db).as('reactions'),
+        // A reaction id the write would take, taken by a reaction on another ping ('' for none).
+        eb
+          .exists(
+            eb
+              .selectFrom('reactions as t')
+              .select('t.id')
+              .where('t.id', '=', reactionId)
+              .whereRef('t.pingId', '<>', 'p.id'),
+          )
+          .as('reactionIdElsewhere'),
       ];
     })
     .where('p.id', '=', id),
@@ -316,28 +351,38 @@ const pingAsSeenQuery = compiledOnce((db: Db, id: string, viewerId: string) =>
 export interface PingAsSeen {
   ping: PingRow;
   blocked: boolean;
+  /** Its reactions as read, in loadPings' order. */
+  reactions: Reaction[];
+  /** The reaction id asked about is taken by a reaction on another ping. */
+  reactionIdElsewhere: boolean;
   /**
-   * The ping as the viewer sees it after the write, with its reactions read now: loadPings'
-   * shape, without reading the ping again. `after` is what the write changed in its row and
-   * whether the viewer's bookmark now stands.
+   * The ping as the viewer sees it after the write: loadPings' shape, without reading the ping
+   * or its reactions again. `after` is what the write changed in its row, whether the viewer's
+   * bookmark now stands, and the viewer's reaction as the write left it (it replaces theirs).
    */
-  asSeen: (after?: Partial<PingRow> & { bookmarked?: boolean }) => Promise<Ping>;
+  asSeen: (
+    after?: Partial<PingRow> & { bookmarked?: boolean; reaction?: Reaction },
+  ) => Promise<Ping>;
 }
 
 /**
  * The ping `id` with what viewerId's write about it needs (pingAsSeenQuery); undefined when
- * unknown. Whether the viewer sent or received it is the caller's to check.
+ * unknown. Whether the viewer sent or received it is the caller's to check. `reactionId`: the id
+ * a reaction would take, to learn whether a reaction on another ping has it.
  */
 export async function findPingAsSeen(
   db: Db,
   id: string,
   viewerId: string,
+  reactionId = '',
 ): Promise<PingAsSeen | undefined> {
-  const [row] = (await pingAsSeenQuery(db, id, viewerId)).rows;
+  const [row] = (await pingAsSeenQuery(db, id, viewerId, reactionId)).rows;
   if (!row) return undefined;
   const {
     blockedEitherWay,
     bookmarked,
+    reactions: json,
+    reactionIdElsewhere,
     senderFirstName,
     senderLastName,
     senderImage,
@@ -369,15 +414,22 @@ export async function findPingAsSeen(
   ]);
   // PostgreSQL answers a boolean, SQLite 0 or 1.
   const blocked = Boolean(blockedEitherWay);
+  const reactions = (typeof json === 'string' ? (JSON.parse(json) as Reaction[]) : json).sort(
+    byTimeThenId,
+  );
   return {
     ping,
     blocked,
-    asSeen: async ({ bookmarked: marked = Boolean(bookmarked), ...changed } = {}) => {
+    reactions,
+    reactionIdElsewhere: Boolean(reactionIdElsewhere),
+    asSeen: async ({ bookmarked: marked = Boolean(bookmarked), reaction, ...changed } = {}) => {
       const now = { ...ping, ...changed };
       // Only a block can hide a read mark from the sender (one more read, then).
       const hidden = blocked && (await readsAfterABlock(db, viewerId, [now])).has(now.id);
       const seen = toPing(hidden ? { ...now, isRead: 0, readAt: null } : now, people, marked);
-      seen.reactions.push(...(await reactionsQuery(db, [ping.id])).rows);
+      seen.reactions = reaction
+        ? [...reactions.filter((r) => r.userId !== reaction.userId), reaction].sort(byTimeThenId)
+        : [...reactions];
       return seen;
     },
   };

@@ -8,10 +8,6 @@ import type { Db } from './connection';
 import { nowIso } from './connection';
 import { involves } from './two-people';
 
-export async function findReactionById(db: Db, id: string): Promise<Reaction | undefined> {
-  return db.selectFrom('reactions').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 /** Compiled once: every reaction runs it. */
 const replaceReactionQuery = compiledOnce(
   (
@@ -36,15 +32,18 @@ const replaceReactionQuery = compiledOnce(
 
 /**
  * Sets userId's one reaction on a ping: a new row, replacing any earlier reaction of theirs
- * (the new one takes the given id and the current time). One statement: the unique pair
+ * (the new one takes the given id and the current time), and returns the row as it now stands.
+ * One statement: the unique pair
  * (ping, person) turns the insert into an update of the row that is there, also when another
  * node's reaction of the same person got there first.
  */
 export async function replaceReaction(
   db: Db,
   r: { id: string; pingId: string; userId: string; reactionType: ReactionType },
-): Promise<void> {
-  await replaceReactionQuery(db, r.id, r.pingId, r.userId, r.reactionType, nowIso());
+): Promise<Reaction> {
+  const written = { ...r, createdAt: nowIso() };
+  await replaceReactionQuery(db, r.id, r.pingId, r.userId, r.reactionType, written.createdAt);
+  return written;
 }
 
 /** Reactions (anyone's, the person's own included) on pings userId sent or received. */

@@ -24,7 +24,7 @@ import {
   markRead,
 } from '../db/pings';
 import { deleteMoment, findMoment, insertMoment, momentOwner, updateMoment } from '../db/moments';
-import { findReactionById, replaceReaction } from '../db/reactions';
+import { replaceReaction } from '../db/reactions';
 import type { PingRow } from '../db/schema';
 import { AppError, conflict, notFound } from '../errors';
 import { ID_TAKEN, existingOwnPing, promptContent, sendPings } from '../services/pings';
@@ -169,25 +169,27 @@ export const pingMutations: HandlerTable<
 
   async 'ping.react'({ trx, changes, me }, args) {
     // Old pings stay with both after a block, but nothing new reaches the other person.
-    const found = await findPingAsSeen(trx, args.pingId, me.id);
+    // One read finds the ping, its reactions and whether the id is taken on another ping.
+    const found = await findPingAsSeen(trx, args.pingId, me.id, args.id);
     if (!found || !isInvolved(found.ping, me.id) || found.blocked) throw notFound(PING_NOT_FOUND);
     const p = found.ping;
     if (args.id) {
-      const existing = await findReactionById(trx, args.id);
+      if (found.reactionIdElsewhere) throw conflict(ID_TAKEN);
+      const existing = found.reactions.find((r) => r.id === args.id);
       if (existing) {
-        if (existing.userId !== me.id || existing.pingId !== args.pingId) throw conflict(ID_TAKEN);
+        if (existing.userId !== me.id) throw conflict(ID_TAKEN);
         return { status: 200, body: await found.asSeen() };
       }
     }
-    await replaceReaction(trx, {
+    const reaction = await replaceReaction(trx, {
       id: args.id ?? uuidv7(),
       pingId: args.pingId,
       userId: me.id,
       reactionType: args.reactionType,
     });
     await changes.record([p.senderId, p.receiverId], 'ping', args.pingId);
-    // The ping's own row is as read above: only its reactions changed.
-    return { status: 201, body: await found.asSeen() };
+    // The ping's own row is as read above: only the viewer's reaction changed.
+    return { status: 201, body: await found.asSeen({ reaction }) };
   },
 
   async 'ping.bookmark'({ trx, changes, me }, args) {

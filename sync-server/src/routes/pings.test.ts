@@ -10,6 +10,7 @@ import {
   type TestServer,
 } from '../../test/harness';
 import { loadPings, visiblePingIds } from '../db/pings';
+import { ID_TAKEN } from '../services/pings';
 import { loadMoments, visibleMomentIds } from '../db/moments';
 
 let server: TestServer;
@@ -866,6 +867,28 @@ describe('reactions', () => {
       .where('pingId', '=', p.id)
       .execute();
     expect(rows).toHaveLength(2);
+  });
+
+  it('refuses with 409 a client id that a reaction on another ping has, and writes nothing', async () => {
+    const p = await send(alice, bob);
+    const q = await send(alice, bob);
+    const id = uuidv7();
+    expect(
+      (await bob.client.post(`/api/pings/${p.id}/reactions`, { id, reactionType: 'yes' })).status,
+    ).toBe(201);
+    for (const who of [bob, alice]) {
+      const again = await who.client.post(`/api/pings/${q.id}/reactions`, {
+        id,
+        reactionType: 'wow',
+      });
+      expect(again.status).toBe(409);
+      expect(again.body.error).toBe(ID_TAKEN);
+    }
+    const rows = await db().selectFrom('reactions').selectAll().where('id', '=', id).execute();
+    expect(rows.map((r) => [r.pingId, r.reactionType])).toEqual([[p.id, 'yes']]);
+    expect(
+      await db().selectFrom('reactions').selectAll().where('pingId', '=', q.id).execute(),
+    ).toEqual([]);
   });
 
   it.each([

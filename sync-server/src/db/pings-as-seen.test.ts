@@ -3,11 +3,11 @@
  * to loadPings' answer: pingsAsReceived, the relay's read of a pass over the change log
  * (realtime/relay.ts), for everyone it names together rather than person by person; and
  * findPingAsSeen, the one read of a ping, its people and the viewer's bookmark that a reaction, a
- * read mark or a bookmark answers with.
+ * read mark or a bookmark answers with; and markAllRead, which marks and answers in one statement.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenedDb } from './connection';
-import { findPingAsSeen, loadPings, markRead, pingsAsReceived } from './pings';
+import { findPingAsSeen, loadPings, markAllRead, markRead, pingsAsReceived } from './pings';
 import { replaceReaction } from './reactions';
 import { ChangeSet } from './unit-of-work';
 import type { Config } from '../config';
@@ -292,5 +292,43 @@ describe('findPingAsSeen', () => {
 
   it('finds nothing for an unknown id', async () => {
     expect(await findPingAsSeen(opened.db, 'unknown', 'ann')).toBeUndefined();
+  });
+});
+
+describe('markAllRead', () => {
+  it('marks every unread ping of the receiver read in one statement, each with whether a block stands', async () => {
+    // Ben received p1 from Ann and p2 from Cat, both unread; Ben blocked Cat.
+    await opened.db
+      .insertInto('blocks')
+      .values({ blockerId: 'ben', blockedId: 'cat', createdAt: at(10) })
+      .execute();
+    try {
+      ran.length = 0;
+      const changed = await markAllRead(opened.db, 'ben');
+      expect(ran).toHaveLength(1);
+      expect(changed.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+        { id: 'p1', senderId: 'ann', blocked: false },
+        { id: 'p2', senderId: 'cat', blocked: true },
+      ]);
+      const rows = await opened.db
+        .selectFrom('pings')
+        .select(['id', 'isRead', 'readAt'])
+        .where('receiverId', '=', 'ben')
+        .orderBy('id')
+        .execute();
+      expect(rows.map((r) => [r.id, r.isRead, r.readAt !== null])).toEqual([
+        ['p1', 1, true],
+        ['p2', 1, true],
+      ]);
+      // Nothing unread is left: nothing more to mark.
+      expect(await markAllRead(opened.db, 'ben')).toEqual([]);
+    } finally {
+      await opened.db.deleteFrom('blocks').execute();
+      await opened.db
+        .updateTable('pings')
+        .set({ isRead: 0, readAt: null })
+        .where('id', 'in', ['p1', 'p2'])
+        .execute();
+    }
   });
 });

@@ -11,7 +11,7 @@ import { countRows } from './count';
 import { nowIso } from './connection';
 import type { NewPing } from './ping-sends';
 import type { PingRow } from './schema';
-import { chunks, loadInOrder, readInChunks } from './chunks';
+import { loadInOrder, readInChunks } from './chunks';
 import { compiledOnce } from './compiled';
 import { isPostgres } from './dialect';
 import { involves, linksBoth } from './two-people';
@@ -520,24 +520,42 @@ export async function markRead(
   return Number(r.numUpdatedRows) > 0 ? readAt : undefined;
 }
 
-const unreadQuery = compiledOnce((db: Db, receiverId: string) =>
+/**
+ * Every unread ping of a receiver marked read, in one statement (compiled once): each answers its
+ * id, its sender and whether a block stands between its two people (either way), which decides
+ * whether the sender is told of the read mark (loadPings hides it from them after a block).
+ */
+const markAllReadQuery = compiledOnce((db: Db, receiverId: string, readAt: string) =>
   db
-    .selectFrom('pings')
-    .select(['id', 'senderId'])
+    .updateTable('pings')
+    .set({ isRead: 1, readAt })
     .where('receiverId', '=', receiverId)
-    .where('isRead', '=', 0),
-);
-const markReadQuery = compiledOnce((db: Db, ids: string[], readAt: string) =>
-  db.updateTable('pings').set({ isRead: 1, readAt }).where('id', 'in', ids).where('isRead', '=', 0),
+    .where('isRead', '=', 0)
+    .returning((eb) => [
+      'id',
+      'senderId',
+      eb
+        .exists(
+          eb
+            .selectFrom('blocks as b')
+            .select('b.blockerId')
+            .where((w) =>
+              linksBoth(w, 'b.blockerId', 'b.blockedId', w.ref('pings.senderId'), receiverId),
+            ),
+        )
+        .as('blocked'),
+    ]),
 );
 
-/** Marks every unread ping of a receiver read; answers the pings it changed (compiled once). */
+/**
+ * Marks every unread ping of a receiver read; answers the pings it changed, each with whether a
+ * block stands between its sender and the receiver.
+ */
 export async function markAllRead(
   db: Db,
   receiverId: string,
-): Promise<{ id: string; senderId: string }[]> {
-  const { rows: unread } = await unreadQuery(db, receiverId);
-  const readAt = nowIso();
-  for (const part of chunks(unread.map((p) => p.id))) await markReadQuery(db, part, readAt);
-  return unread;
+): Promise<{ id: string; senderId: string; blocked: boolean }[]> {
+  const { rows } = await markAllReadQuery(db, receiverId, nowIso());
+  // PostgreSQL answers a boolean, SQLite 0 or 1.
+  return rows.map((r) => ({ id: r.id, senderId: r.senderId, blocked: Boolean(r.blocked) }));
 }

@@ -54,11 +54,14 @@ function planOf(source: string): string[] {
   return rows.map((r) => r.detail);
 }
 
-/** The plan's steps that read every row of pings or changes (by any alias), index or not. */
+/**
+ * The plan's steps that read every row of pings or changes (by any alias), index or not, in a
+ * read or an update.
+ */
 function wholeTableScans(source: string): string[] {
-  const aliases = [...source.matchAll(/\bfrom "?(pings|changes)"?(?: as "?(\w+)"?)?/gi)].map(
-    (m) => m[2] ?? m[1]!,
-  );
+  const aliases = [
+    ...source.matchAll(/\b(?:from|update) "?(pings|changes)"?(?: as "?(\w+)"?)?/gi),
+  ].map((m) => m[2] ?? m[1]!);
   return planOf(source).filter((step) =>
     aliases.some((a) => new RegExp(`^SCAN ${a}\\b`).test(step)),
   );
@@ -101,7 +104,7 @@ const READS: [name: string, read: () => Promise<unknown>, index: string][] = [
 describe('reads that must not scan every ping or change', () => {
   it.each(READS)('%s', async (_name, read, index) => {
     const statements = (await statementsOf(read)).filter((s) =>
-      /\bfrom "?(pings|changes)\b/i.test(s),
+      /\b(?:from|update) "?(pings|changes)\b/i.test(s),
     );
     expect(statements.length).toBeGreaterThan(0);
     const plans = statements.map(planOf).flat();

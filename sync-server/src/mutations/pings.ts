@@ -13,7 +13,6 @@ import {
   type MutationArgs,
   type Ping,
 } from '@pingme/shared';
-import { blocksWith } from '../db/blocks';
 import type { Db } from '../db/connection';
 import {
   findGroupPings,
@@ -145,13 +144,8 @@ export const pingMutations: HandlerTable<
   async 'ping.markAllRead'({ trx, changes, me }) {
     const changed = await markAllRead(trx, me.id);
     // After a block the read mark stays with the reader: the sender is not told (loadPings).
-    const blocked = await blocksWith(
-      trx,
-      me.id,
-      changed.map((p) => p.senderId),
-    );
     for (const p of changed) {
-      await changes.record(blocked.has(p.senderId) ? [me.id] : [me.id, p.senderId], 'ping', p.id);
+      await changes.record(p.blocked ? [me.id] : [me.id, p.senderId], 'ping', p.id);
     }
     return { body: { count: changed.length } satisfies CountResponse };
   },

@@ -5,9 +5,17 @@
  * findPingAsSeen, the one read of a ping, its people and the viewer's bookmark that a reaction, a
  * read mark or a bookmark answers with; and markAllRead, which marks and answers in one statement.
  */
+import type { Ping } from '@pingme/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenedDb } from './connection';
-import { findPingAsSeen, loadPings, markAllRead, markRead, pingsAsReceived } from './pings';
+import {
+  findPingAsSeen,
+  loadPings,
+  loadPingsBy,
+  markAllRead,
+  markRead,
+  pingsAsReceived,
+} from './pings';
 import { replaceReaction } from './reactions';
 import { ChangeSet } from './unit-of-work';
 import type { Config } from '../config';
@@ -120,6 +128,113 @@ describe('pingsAsReceived', () => {
       counted.restore();
     }
     expect(counted.byTable()).toEqual({ pings: 1 });
+  });
+});
+
+/**
+ * A ping as `viewer` should see it, put together from each table's own rows, one plain read at
+ * a time: the oracle loadPings and findPingAsSeen are held to.
+ */
+async function expectedPing(viewer: string, id: string): Promise<Ping | undefined> {
+  const { db } = opened;
+  const p = await db.selectFrom('pings').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!p || (p.senderId !== viewer && p.receiverId !== viewer)) return undefined;
+  const person = async (userId: string) =>
+    (await db
+      .selectFrom('users')
+      .select(['id', 'firstName', 'lastName', 'profileImageUrl'])
+      .where('id', '=', userId)
+      .executeTakeFirst()) ?? {
+      id: userId,
+      firstName: null,
+      lastName: null,
+      profileImageUrl: null,
+    };
+  const blocks = (await db.selectFrom('blocks').selectAll().execute()).filter(
+    (b) =>
+      (b.blockerId === p.senderId && b.blockedId === p.receiverId) ||
+      (b.blockerId === p.receiverId && b.blockedId === p.senderId),
+  );
+  const since = blocks.map((b) => b.createdAt).sort()[0];
+  // A read mark made after a block is the reader's alone: the sender sees the ping unread.
+  const hidden =
+    viewer === p.senderId && p.readAt !== null && since !== undefined && p.readAt >= since;
+  const bookmark = await db
+    .selectFrom('moments')
+    .select('id')
+    .where('userId', '=', viewer)
+    .where('pingId', '=', id)
+    .executeTakeFirst();
+  const reactions = (
+    await db.selectFrom('reactions').selectAll().where('pingId', '=', id).execute()
+  ).sort((a, b) => (a.createdAt + a.id < b.createdAt + b.id ? -1 : 1));
+  return {
+    id,
+    kind: p.kind,
+    senderId: p.senderId,
+    receiverId: p.receiverId,
+    sender: await person(p.senderId),
+    receiver: await person(p.receiverId),
+    prompt:
+      p.promptText !== null ? { id: p.promptId, text: p.promptText, emoji: p.promptEmoji! } : null,
+    customText: p.customText,
+    customEmoji: p.customEmoji,
+    anchorId: p.anchorId,
+    groupId: p.groupId,
+    createdAt: p.createdAt,
+    writtenAt: p.writtenAt ?? p.createdAt,
+    isRead: hidden ? false : p.isRead === 1,
+    readAt: hidden ? null : p.readAt,
+    isBookmarked: bookmark !== undefined,
+    reactions,
+  };
+}
+
+describe.each(['one statement', 'table'] as const)('loadPings by %s', (how) => {
+  const ids = ['p5', 'p1', 'unknown', 'p3', 'p2', 'p4'];
+  const viewers = ['ann', 'ben', 'cat', 'dan', 'eve'];
+  const load = (viewer: string, asked: string[]) => loadPingsBy(how, opened.db, viewer, asked);
+
+  async function expectEveryViewerSeesTheOracle() {
+    for (const viewer of viewers) {
+      const expected = (await Promise.all(ids.map((id) => expectedPing(viewer, id)))).filter(
+        (p) => p !== undefined,
+      );
+      expect(await load(viewer, ids), viewer).toEqual(expected);
+    }
+  }
+
+  it('answers each person the pings they sent or received, in the order asked', async () => {
+    ran.length = 0;
+    const ben = await load('ben', ids);
+    // By table: the pings, their people, reactions, bookmarks, and the blocks between Ben and
+    // Ann, who read the ping he sent her (p3).
+    expect(ran).toHaveLength(how === 'one statement' ? 1 : 5);
+    expect(ben.map((p) => p.id)).toEqual(['p1', 'p3', 'p2']);
+    expect(ben[0]!.reactions.map((r) => r.id)).toEqual(['r1', 'r2']);
+    await expectEveryViewerSeesTheOracle();
+  });
+
+  it('hides from its sender a read mark made after a block between the two, either way, and no other', async () => {
+    // Ann read p3 (from Ben) at 9. A block from before it hides the read from Ben; one after not.
+    for (const [blockerId, blockedId, n, hiddenFromBen] of [
+      ['ann', 'ben', 5, true],
+      ['ben', 'ann', 5, true],
+      ['ann', 'ben', 20, false],
+    ] as const) {
+      await opened.db
+        .insertInto('blocks')
+        .values({ blockerId, blockedId, createdAt: at(n) })
+        .execute();
+      try {
+        const [seen] = await load('ben', ['p3']);
+        expect(seen!.isRead, `${blockerId} blocked ${blockedId} at ${n}`).toBe(!hiddenFromBen);
+        expect((await load('ann', ['p3']))[0]!.isRead).toBe(true);
+        await expectEveryViewerSeesTheOracle();
+      } finally {
+        await opened.db.deleteFrom('blocks').execute();
+      }
+    }
   });
 });
 

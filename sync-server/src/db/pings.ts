@@ -1,16 +1,17 @@
 /**
  * Pings, loaded with their reactions and whether the viewer bookmarked them. Only the sender and the
  * receiver ever see a ping; `isBookmarked` is the viewer's own; reactions are everyone's.
- * Loads are batched: one query each for pings, people, reactions and moments per chunk of ids.
+ * A viewer's pings load in one statement per chunk of ids on PostgreSQL (seenColumns), one per
+ * table on SQLite; the relay's load for many receivers at once takes one per table.
  */
 import { DEFAULT_PROMPT_EMOJI, type Ping, type Reaction, type UserSummary } from '@pingme/shared';
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { blocksWith } from './blocks';
 import type { Db } from './connection';
 import { countRows } from './count';
 import { nowIso } from './connection';
 import type { NewPing } from './ping-sends';
-import type { PingRow } from './schema';
+import type { Database, PingRow } from './schema';
 import { loadInOrder, readInChunks } from './chunks';
 import { compiledOnce } from './compiled';
 import { isPostgres } from './dialect';
@@ -26,12 +27,19 @@ const summariesQuery = compiledOnce((db: Db, ids: string[]) =>
     .select(['id', 'firstName', 'lastName', 'profileImageUrl'])
     .where('id', 'in', ids),
 );
-const visiblePingsQuery = compiledOnce((db: Db, ids: string[], viewerId: string) =>
+const pingRowsQuery = compiledOnce((db: Db, ids: string[], viewerId: string) =>
   db
     .selectFrom('pings')
     .selectAll()
     .where('id', 'in', ids)
     .where((eb) => involves(eb, 'senderId', 'receiverId', viewerId)),
+);
+const bookmarkedQuery = compiledOnce((db: Db, viewerId: string, pingIds: string[]) =>
+  db
+    .selectFrom('moments')
+    .select('pingId')
+    .where('userId', '=', viewerId)
+    .where('pingId', 'in', pingIds),
 );
 const reactionsQuery = compiledOnce((db: Db, pingIds: string[]) =>
   db
@@ -41,14 +49,6 @@ const reactionsQuery = compiledOnce((db: Db, pingIds: string[]) =>
     .orderBy('createdAt')
     .orderBy('id'),
 );
-const bookmarkedQuery = compiledOnce((db: Db, viewerId: string, pingIds: string[]) =>
-  db
-    .selectFrom('moments')
-    .select('pingId')
-    .where('userId', '=', viewerId)
-    .where('pingId', 'in', pingIds),
-);
-
 /** Summaries of the given people, one query per chunk. */
 export async function userSummaries(db: Db, ids: string[]): Promise<Map<string, UserSummary>> {
   const rows = await readInChunks(ids, async (part) => (await summariesQuery(db, part)).rows);
@@ -71,12 +71,28 @@ export function newPingsAsSent(rows: NewPing[], people: Map<string, UserSummary>
 /**
  * The pings among `ids` that viewerId sent or received, in the Ping shape of shared: sender and
  * receiver summaries, the prompt as it read when sent, the viewer's own bookmark, and everyone's
- * reactions. Order of `ids` kept; unknown or invisible ids omitted.
+ * reactions. Order of `ids` kept; unknown or invisible ids omitted. On PostgreSQL one statement
+ * per chunk of ids, where every statement is a round trip; on SQLite one per table, which costs
+ * less there for a page of many pings (docs/performance.md, "Mark all read in one statement, and a
+ * pull's pings in one statement on PostgreSQL").
  */
 export async function loadPings(db: Db, viewerId: string, ids: string[]): Promise<Ping[]> {
+  return loadPingsBy(isPostgres(db) ? 'one statement' : 'table', db, viewerId, ids);
+}
+
+/** loadPings, either way on either backend (tests hold both to the same answers). */
+export async function loadPingsBy(
+  how: 'one statement' | 'table',
+  db: Db,
+  viewerId: string,
+  ids: string[],
+): Promise<Ping[]> {
   return loadInOrder(ids, async (part) => {
-    const { rows } = await visiblePingsQuery(db, part, viewerId);
-    return pingsAsSeen(db, viewerId, rows);
+    const seen =
+      how === 'table'
+        ? await seenByTable(db, viewerId, part)
+        : (await visiblePingsQuery(db, part, viewerId)).rows.map(seenPing);
+    return seen.map((s) => shownTo(viewerId, s));
   });
 }
 
@@ -86,7 +102,7 @@ export async function loadPings(db: Db, viewerId: string, ids: string[]): Promis
  * its receiver alike; one query reads every ping the pass names, and the receivers' own are then
  * loaded together, whoever they are: their people, reactions and bookmarks in one query each
  * (per chunk of ids), not one set per person. A receiver sees a ping as it is (the read mark kept
- * from a blocked side is a sender's view only, readsAfterABlock). Order of each person's `ids`
+ * from a blocked side is a sender's view only, shownTo). Order of each person's `ids`
  * kept; unknown ids and pings the person sent are left out.
  */
 export async function pingsAsReceived(
@@ -137,55 +153,6 @@ export async function pingsAsReceived(
   }
   for (const x of reactions) byId.get(x.pingId)?.reactions.push(x);
   return out;
-}
-
-/**
- * loadPings' second half, for the ping rows it read: their people, reactions and the viewer's
- * bookmarks. Every row must be one viewerId sent or received.
- */
-async function pingsAsSeen(db: Db, viewerId: string, rows: PingRow[]): Promise<Ping[]> {
-  if (rows.length === 0) return [];
-  const pingIds = rows.map((r) => r.id);
-  const people = await userSummaries(
-    db,
-    rows.flatMap((r) => [r.senderId, r.receiverId]),
-  );
-  const { rows: reactions } = await reactionsQuery(db, pingIds);
-  const { rows: bookmarked } = await bookmarkedQuery(db, viewerId, pingIds);
-  const marks = new Set(bookmarked.map((m) => m.pingId));
-  const unreadToSender = await readsAfterABlock(db, viewerId, rows);
-  const found = new Map(
-    rows.map((r) => {
-      const shown = unreadToSender.has(r.id) ? { ...r, isRead: 0, readAt: null } : r;
-      return [r.id, toPing(shown, people, marks.has(r.id))];
-    }),
-  );
-  for (const x of reactions) found.get(x.pingId)?.reactions.push(x);
-  return [...found.values()];
-}
-
-/**
- * Pings viewerId sent that the receiver read after a block between the two (either way): the
- * read mark stays with the reader, so the sender is not told the blocked side is still there
- * (docs/security.md, "Blocking").
- */
-async function readsAfterABlock(db: Db, viewerId: string, rows: PingRow[]): Promise<Set<string>> {
-  const read = rows.filter((r) => r.senderId === viewerId && r.readAt !== null);
-  if (read.length === 0) return new Set();
-  const blocked = await blocksWith(
-    db,
-    viewerId,
-    read.map((r) => r.receiverId),
-  );
-  if (blocked.size === 0) return new Set();
-  return new Set(
-    read
-      .filter((r) => {
-        const since = blocked.get(r.receiverId);
-        return since !== undefined && r.readAt! >= since;
-      })
-      .map((r) => r.id),
-  );
 }
 
 const unknownPerson = (id: string): UserSummary => ({
@@ -272,78 +239,211 @@ function byTimeThenId(a: Reaction, b: Reaction): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/** A query over `pings as p`. */
+type OverPings = ExpressionBuilder<Database & { p: Database['pings'] }, 'p'>;
+
 /**
- * A ping with what a write about it (a reaction, a read mark, a bookmark) needs to check and to
- * answer, in one statement (compiled once): its row, whether a block stands between its two
- * people (either way), their summaries, whether the viewer bookmarked it, its reactions (at most
- * two: one per person) and whether a reaction id the write would take is taken on another ping
- * (`''` asks about none). A reaction's answer puts the one it wrote in place of the viewer's, so
- * nothing is read after the write (docs/performance.md, "A reaction in two statements").
+ * What a ping is answered with besides its own row, as columns of a query over `pings as p`:
+ * its two people's summaries, the time the earliest block in force between them began (either
+ * way; null for none), whether the viewer bookmarked it, and its reactions (at most two: one per
+ * person) as one JSON array. One statement answers a ping as loadPings shows it (seenPing).
  *
  * The people are scalar subqueries, not joins: in a loop of better-sqlite3 a join of `users` to
  * a ping found by a bound id cost 6-7 µs more a run than a subquery for the same column, with
  * the same plan (docs/performance.md, "A reaction in three statements").
  */
+function seenColumns(eb: OverPings, db: Db, viewerId: string) {
+  const user = (person: 'p.senderId' | 'p.receiverId') =>
+    eb.selectFrom('users as u').whereRef('u.id', '=', person);
+  return [
+    user('p.senderId').select('u.firstName').as('senderFirstName'),
+    user('p.senderId').select('u.lastName').as('senderLastName'),
+    user('p.senderId').select('u.profileImageUrl').as('senderImage'),
+    user('p.receiverId').select('u.firstName').as('receiverFirstName'),
+    user('p.receiverId').select('u.lastName').as('receiverLastName'),
+    user('p.receiverId').select('u.profileImageUrl').as('receiverImage'),
+    eb
+      .selectFrom('blocks as b')
+      .select((b) => b.fn.min('b.createdAt').as('since'))
+      .where((w) =>
+        linksBoth(w, 'b.blockerId', 'b.blockedId', w.ref('p.senderId'), w.ref('p.receiverId')),
+      )
+      .as('blockSince'),
+    eb
+      .exists(
+        eb
+          .selectFrom('moments as m')
+          .select('m.id')
+          .where('m.userId', '=', viewerId)
+          .whereRef('m.pingId', '=', 'p.id'),
+      )
+      .as('bookmarked'),
+    reactionsJson(db).as('reactions'),
+  ] as const;
+}
+
+/** A row of a query with seenColumns. */
+type SeenRow = PingRow & {
+  senderFirstName: string | null;
+  senderLastName: string | null;
+  senderImage: string | null;
+  receiverFirstName: string | null;
+  receiverLastName: string | null;
+  receiverImage: string | null;
+  blockSince: string | null;
+  bookmarked: SqlBool | number;
+  reactions: Reaction[] | string;
+};
+
+/** A ping read with seenColumns: its row, its people, the block between them, and the rest. */
+interface SeenPing {
+  ping: PingRow;
+  people: Map<string, UserSummary>;
+  /**
+   * When the earliest block in force between its two people began; null for none (and, read by
+   * table, for a ping whose read mark a block cannot hide from this viewer).
+   */
+  blockSince: string | null;
+  bookmarked: boolean;
+  /** In loadPings' order. */
+  reactions: Reaction[];
+}
+
+function seenPing(row: SeenRow): SeenPing {
+  const {
+    blockSince,
+    bookmarked,
+    reactions: json,
+    senderFirstName,
+    senderLastName,
+    senderImage,
+    receiverFirstName,
+    receiverLastName,
+    receiverImage,
+    ...ping
+  } = row;
+  // A person with no row reads as all nulls, as unknownPerson shows them.
+  const people = new Map<string, UserSummary>([
+    [
+      ping.senderId,
+      {
+        id: ping.senderId,
+        firstName: senderFirstName,
+        lastName: senderLastName,
+        profileImageUrl: senderImage,
+      },
+    ],
+    [
+      ping.receiverId,
+      {
+        id: ping.receiverId,
+        firstName: receiverFirstName,
+        lastName: receiverLastName,
+        profileImageUrl: receiverImage,
+      },
+    ],
+  ]);
+  const reactions = (typeof json === 'string' ? (JSON.parse(json) as Reaction[]) : json).sort(
+    byTimeThenId,
+  );
+  // PostgreSQL answers a boolean, SQLite 0 or 1.
+  return { ping, people, blockSince, bookmarked: Boolean(bookmarked), reactions };
+}
+
+/**
+ * The ping as viewerId sees it. After a block, a read mark made since stays with the reader: its
+ * sender sees the ping unread (docs/security.md, "Blocking").
+ */
+function shownTo(viewerId: string, seen: SeenPing): Ping {
+  const { ping, blockSince } = seen;
+  const hidden =
+    ping.senderId === viewerId &&
+    ping.readAt !== null &&
+    blockSince !== null &&
+    ping.readAt >= blockSince;
+  const shown = toPing(
+    hidden ? { ...ping, isRead: 0, readAt: null } : ping,
+    seen.people,
+    seen.bookmarked,
+  );
+  shown.reactions = [...seen.reactions];
+  return shown;
+}
+
+/**
+ * The pings among `ids` (a chunk) that viewerId sent or received, read one table at a time: their
+ * rows, their people, reactions and the viewer's bookmarks; and the blocks between the viewer and
+ * the receivers of the pings the viewer sent that were read, the only ones a block changes
+ * (shownTo; `blockSince` is null for the others).
+ */
+async function seenByTable(db: Db, viewerId: string, ids: string[]): Promise<SeenPing[]> {
+  const { rows } = await pingRowsQuery(db, ids, viewerId);
+  if (rows.length === 0) return [];
+  const pingIds = rows.map((r) => r.id);
+  const people = await userSummaries(
+    db,
+    rows.flatMap((r) => [r.senderId, r.receiverId]),
+  );
+  const reactions = new Map<string, Reaction[]>();
+  for (const x of (await reactionsQuery(db, pingIds)).rows) {
+    const list = reactions.get(x.pingId);
+    if (list) list.push(x);
+    else reactions.set(x.pingId, [x]);
+  }
+  const marks = new Set((await bookmarkedQuery(db, viewerId, pingIds)).rows.map((m) => m.pingId));
+  const readSent = rows.filter((r) => r.senderId === viewerId && r.readAt !== null);
+  const blocks = readSent.length
+    ? await blocksWith(
+        db,
+        viewerId,
+        readSent.map((r) => r.receiverId),
+      )
+    : new Map<string, string>();
+  return rows.map((ping) => ({
+    ping,
+    people,
+    blockSince: ping.senderId === viewerId ? (blocks.get(ping.receiverId) ?? null) : null,
+    bookmarked: marks.has(ping.id),
+    reactions: reactions.get(ping.id) ?? [],
+  }));
+}
+
+/**
+ * The pings among `ids` (a chunk) that viewerId sent or received, each with seenColumns: one
+ * statement (compiled once per length of the list) answers them as the viewer sees them.
+ */
+const visiblePingsQuery = compiledOnce((db: Db, ids: string[], viewerId: string) =>
+  db
+    .selectFrom('pings as p')
+    .selectAll('p')
+    .select((eb) => seenColumns(eb, db, viewerId))
+    .where('p.id', 'in', ids)
+    .where((eb) => involves(eb, 'p.senderId', 'p.receiverId', viewerId)),
+);
+
+/**
+ * A ping with what a write about it (a reaction, a read mark, a bookmark) needs to check and to
+ * answer, in one statement (compiled once): its row with seenColumns, and whether a reaction id
+ * the write would take is taken on another ping (`''` asks about none). A reaction's answer puts
+ * the one it wrote in place of the viewer's, so nothing is read after the write
+ * (docs/performance.md, "A reaction in two statements").
+ */
 const pingAsSeenQuery = compiledOnce((db: Db, id: string, viewerId: string, reactionId: string) =>
   db
     .selectFrom('pings as p')
     .selectAll('p')
-    .select((eb) => {
-      const of = (person: 'p.senderId' | 'p.receiverId') => {
-        const user = () => eb.selectFrom('users as u').whereRef('u.id', '=', person);
-        return [
-          user().select('u.firstName'),
-          user().select('u.lastName'),
-          user().select('u.profileImageUrl'),
-        ] as const;
-      };
-      const [senderFirstName, senderLastName, senderImage] = of('p.senderId');
-      const [receiverFirstName, receiverLastName, receiverImage] = of('p.receiverId');
-      return [
-        senderFirstName.as('senderFirstName'),
-        senderLastName.as('senderLastName'),
-        senderImage.as('senderImage'),
-        receiverFirstName.as('receiverFirstName'),
-        receiverLastName.as('receiverLastName'),
-        receiverImage.as('receiverImage'),
-        eb
-          .exists(
-            eb
-              .selectFrom('blocks as b')
-              .select('b.blockerId')
-              .where((w) =>
-                linksBoth(
-                  w,
-                  'b.blockerId',
-                  'b.blockedId',
-                  w.ref('p.senderId'),
-                  w.ref('p.receiverId'),
-                ),
-              ),
-          )
-          .as('blockedEitherWay'),
-        eb
-          .exists(
-            eb
-              .selectFrom('moments as m')
-              .select('m.id')
-              .where('m.userId', '=', viewerId)
-              .whereRef('m.pingId', '=', 'p.id'),
-          )
-          .as('bookmarked'),
-        reactionsJson(db).as('reactions'),
-        // A reaction id the write would take, taken by a reaction on another ping ('' for none).
-        eb
-          .exists(
-            eb
-              .selectFrom('reactions as t')
-              .select('t.id')
-              .where('t.id', '=', reactionId)
-              .whereRef('t.pingId', '<>', 'p.id'),
-          )
-          .as('reactionIdElsewhere'),
-      ];
-    })
+    .select((eb) => [
+      ...seenColumns(eb, db, viewerId),
+      eb
+        .exists(
+          eb
+            .selectFrom('reactions as t')
+            .select('t.id')
+            .where('t.id', '=', reactionId)
+            .whereRef('t.pingId', '<>', 'p.id'),
+        )
+        .as('reactionIdElsewhere'),
+    ])
     .where('p.id', '=', id),
 );
 
@@ -378,60 +478,23 @@ export async function findPingAsSeen(
 ): Promise<PingAsSeen | undefined> {
   const [row] = (await pingAsSeenQuery(db, id, viewerId, reactionId)).rows;
   if (!row) return undefined;
-  const {
-    blockedEitherWay,
-    bookmarked,
-    reactions: json,
-    reactionIdElsewhere,
-    senderFirstName,
-    senderLastName,
-    senderImage,
-    receiverFirstName,
-    receiverLastName,
-    receiverImage,
-    ...ping
-  } = row;
-  // A person with no row reads as all nulls, as unknownPerson shows them in loadPings.
-  const people = new Map<string, UserSummary>([
-    [
-      ping.senderId,
-      {
-        id: ping.senderId,
-        firstName: senderFirstName,
-        lastName: senderLastName,
-        profileImageUrl: senderImage,
-      },
-    ],
-    [
-      ping.receiverId,
-      {
-        id: ping.receiverId,
-        firstName: receiverFirstName,
-        lastName: receiverLastName,
-        profileImageUrl: receiverImage,
-      },
-    ],
-  ]);
-  // PostgreSQL answers a boolean, SQLite 0 or 1.
-  const blocked = Boolean(blockedEitherWay);
-  const reactions = (typeof json === 'string' ? (JSON.parse(json) as Reaction[]) : json).sort(
-    byTimeThenId,
-  );
+  const { reactionIdElsewhere, ...rest } = row;
+  const seen = seenPing(rest);
+  const { ping, reactions } = seen;
   return {
     ping,
-    blocked,
+    blocked: seen.blockSince !== null,
     reactions,
     reactionIdElsewhere: Boolean(reactionIdElsewhere),
-    asSeen: async ({ bookmarked: marked = Boolean(bookmarked), reaction, ...changed } = {}) => {
-      const now = { ...ping, ...changed };
-      // Only a block can hide a read mark from the sender (one more read, then).
-      const hidden = blocked && (await readsAfterABlock(db, viewerId, [now])).has(now.id);
-      const seen = toPing(hidden ? { ...now, isRead: 0, readAt: null } : now, people, marked);
-      seen.reactions = reaction
-        ? [...reactions.filter((r) => r.userId !== reaction.userId), reaction].sort(byTimeThenId)
-        : [...reactions];
-      return seen;
-    },
+    asSeen: async ({ bookmarked = seen.bookmarked, reaction, ...changed } = {}) =>
+      shownTo(viewerId, {
+        ...seen,
+        ping: { ...ping, ...changed },
+        bookmarked,
+        reactions: reaction
+          ? [...reactions.filter((r) => r.userId !== reaction.userId), reaction].sort(byTimeThenId)
+          : reactions,
+      }),
   };
 }
 

@@ -13,7 +13,14 @@ import { adminMetrics, dailyTrends } from './admin';
 import { counterAndChangesAfter } from './changes';
 import { openDatabase, type OpenedDb } from './connection';
 import { nthSentSince, sendTargets } from './ping-sends';
-import { countUnread, findPingAsSeen, markAllRead, receivedPingIds, visiblePingIds } from './pings';
+import {
+  countUnread,
+  findPingAsSeen,
+  loadPings,
+  markAllRead,
+  receivedPingIds,
+  visiblePingIds,
+} from './pings';
 
 let opened: OpenedDb;
 /** Every statement prepared since the last `statementsOf`. */
@@ -87,6 +94,11 @@ const READS: [name: string, read: () => Promise<unknown>, index: string][] = [
   ['mark all read', () => markAllRead(opened.db, 'ben'), 'pings_receiver_read'],
   ['a snapshot page', () => visiblePingIds(opened.db, 'ana', 'x', 500), 'pings_receiver_id'],
   ['the received list', () => receivedPingIds(opened.db, 'ben', 20), 'pings_receiver'],
+  [
+    'a viewer’s pings by id, with their people, blocks, bookmarks and reactions',
+    () => loadPings(opened.db, 'ana', ['x', 'y', 'z']),
+    'sqlite_autoindex_pings_1',
+  ],
   [
     'a write about one ping: the ping, its people, a block and the bookmark',
     () => findPingAsSeen(opened.db, 'x', 'ana'),

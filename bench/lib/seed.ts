@@ -185,11 +185,13 @@ export function seedSteps(config: Config, now: number) {
     async reactToEveryFifth(trx: Db, rows: NewPing[]): Promise<void> {
       for (let k = 0; k < rows.length; k += 5) {
         const r = rows[k]!;
+        const at = Date.parse(r.createdAt) + 60_000;
         await replaceReaction(trx, {
-          id: uuidv7(Date.parse(r.createdAt) + 60_000),
+          id: uuidv7(at),
           pingId: r.id,
           userId: r.receiverId,
           reactionType: REACTION_TYPES[k % REACTION_TYPES.length]!,
+          createdAt: new Date(at).toISOString(),
         });
         await recordChange(trx, [r.senderId, r.receiverId], 'ping', r.id);
       }

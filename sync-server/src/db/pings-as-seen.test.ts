@@ -283,12 +283,14 @@ describe('findPingAsSeen', () => {
       ['p2', 'ben', 'r8'],
     ] as const) {
       const found = await findPingAsSeen(opened.db, pingId, viewer);
-      const reaction = await replaceReaction(opened.db, {
+      const reaction = {
         id,
         pingId,
         userId: viewer,
-        reactionType: 'heart',
-      });
+        reactionType: 'heart' as const,
+        createdAt: new Date().toISOString(),
+      };
+      await replaceReaction(opened.db, reaction);
       try {
         const answer = await found!.asSeen({ reaction });
         const [loaded] = await loadPings(opened.db, viewer, [pingId]);

@@ -4,7 +4,13 @@
  * A viewer's pings load in one statement per chunk of ids on PostgreSQL (seenColumns), one per
  * table on SQLite; the relay's load for many receivers at once takes one per table.
  */
-import { DEFAULT_PROMPT_EMOJI, type Ping, type Reaction, type UserSummary } from '@pingme/shared';
+import {
+  DEFAULT_PROMPT_EMOJI,
+  type Ping,
+  type Reaction,
+  type ReactionType,
+  type UserSummary,
+} from '@pingme/shared';
 import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { blocksWith } from './blocks';
 import type { Db } from './connection';
@@ -428,8 +434,8 @@ const visiblePingsQuery = compiledOnce((db: Db, ids: string[], viewerId: string)
  * the one it wrote in place of the viewer's, so nothing is read after the write
  * (docs/performance.md, "A reaction in two statements").
  */
-const pingAsSeenQuery = compiledOnce((db: Db, id: string, viewerId: string, reactionId: string) =>
-  db
+function pingAsSeenSelect(db: Db, id: string, viewerId: string, reactionId: string) {
+  return db
     .selectFrom('pings as p')
     .selectAll('p')
     .select((eb) => [
@@ -444,7 +450,67 @@ const pingAsSeenQuery = compiledOnce((db: Db, id: string, viewerId: string, reac
         )
         .as('reactionIdElsewhere'),
     ])
-    .where('p.id', '=', id),
+    .where('p.id', '=', id);
+}
+const pingAsSeenQuery = compiledOnce(pingAsSeenSelect);
+
+/**
+ * pingAsSeenQuery for a reaction, with the reaction inserted in the same statement (a
+ * data-modifying `with`, PostgreSQL only) when the checks of the reaction mutation
+ * (mutations/pings.ts) let it be written: the ping exists, the reacting person sent or received it,
+ * no block stands between its people, and no reaction has the reaction's id (on another ping the
+ * id is refused, on this one the reaction is a replay). The insert replaces the person's earlier
+ * reaction on the ping, as replaceReaction does. `written` is 1 when it was made.
+ */
+const reactQuery = compiledOnce(
+  (
+    db: Db,
+    id: string,
+    pingId: string,
+    userId: string,
+    reactionType: ReactionType,
+    createdAt: string,
+  ) =>
+    db
+      .with('found', () => pingAsSeenSelect(db, pingId, userId, id))
+      .with('written', (qc) =>
+        qc
+          .insertInto('reactions')
+          .columns(['id', 'pingId', 'userId', 'reactionType', 'createdAt'])
+          .expression((eb) =>
+            eb
+              .selectFrom('found')
+              .select([
+                eb.val(id).as('id'),
+                eb.val(pingId).as('pingId'),
+                eb.val(userId).as('userId'),
+                eb.val(reactionType).as('reactionType'),
+                eb.val(createdAt).as('createdAt'),
+              ])
+              .where((w) =>
+                w.and([
+                  involves(w, 'found.senderId', 'found.receiverId', userId),
+                  w('found.blockSince', 'is', null),
+                  w.not(
+                    w.exists(w.selectFrom('reactions as t').select('t.id').where('t.id', '=', id)),
+                  ),
+                ]),
+              ),
+          )
+          .onConflict((oc) =>
+            oc.columns(['pingId', 'userId']).doUpdateSet((eb) => ({
+              id: eb.ref('excluded.id'),
+              reactionType: eb.ref('excluded.reactionType'),
+              createdAt: eb.ref('excluded.createdAt'),
+            })),
+          )
+          .returning('id'),
+      )
+      .selectFrom('found')
+      .selectAll('found')
+      .select((eb) =>
+        eb.selectFrom('written').select(eb.fn.countAll<number>().as('n')).as('written'),
+      ),
 );
 
 /** A ping a write is about: its row, whether its people block each other, and its answer. */
@@ -477,9 +543,35 @@ export async function findPingAsSeen(
   reactionId = '',
 ): Promise<PingAsSeen | undefined> {
   const [row] = (await pingAsSeenQuery(db, id, viewerId, reactionId)).rows;
-  if (!row) return undefined;
-  const { reactionIdElsewhere, ...rest } = row;
-  const seen = seenPing(rest);
+  return row && pingAsSeen(viewerId, row);
+}
+
+/**
+ * findPingAsSeen for `reaction`'s person, ping and id, and on PostgreSQL the reaction written in
+ * the same statement when it may be (reactQuery): `written` is then true. On SQLite, where a
+ * statement is no round trip, nothing is written: the caller writes after its checks
+ * (replaceReaction).
+ */
+export async function findPingAsSeenAndReact(
+  db: Db,
+  reaction: Reaction,
+): Promise<{ found: PingAsSeen | undefined; written: boolean }> {
+  const { id, pingId, userId } = reaction;
+  if (!isPostgres(db))
+    return { found: await findPingAsSeen(db, pingId, userId, id), written: false };
+  const [row] = (
+    await reactQuery(db, id, pingId, userId, reaction.reactionType, reaction.createdAt)
+  ).rows;
+  if (!row) return { found: undefined, written: false };
+  const { written, ...rest } = row;
+  return { found: pingAsSeen(userId, rest), written: Number(written) > 0 };
+}
+
+function pingAsSeen(
+  viewerId: string,
+  { reactionIdElsewhere, ...row }: SeenRow & { reactionIdElsewhere: SqlBool | number },
+): PingAsSeen {
+  const seen = seenPing(row);
   const { ping, reactions } = seen;
   return {
     ping,

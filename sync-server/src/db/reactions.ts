@@ -5,7 +5,6 @@
 import type { Reaction, ReactionListItem, ReactionType } from '@pingme/shared';
 import { compiledOnce } from './compiled';
 import type { Db } from './connection';
-import { nowIso } from './connection';
 import { involves } from './two-people';
 
 /** Compiled once: every reaction runs it. */
@@ -31,19 +30,14 @@ const replaceReactionQuery = compiledOnce(
 );
 
 /**
- * Sets userId's one reaction on a ping: a new row, replacing any earlier reaction of theirs
- * (the new one takes the given id and the current time), and returns the row as it now stands.
- * One statement: the unique pair
- * (ping, person) turns the insert into an update of the row that is there, also when another
- * node's reaction of the same person got there first.
+ * Sets a person's one reaction on a ping: a new row, replacing any earlier reaction of theirs
+ * (the new one takes the given id and time). One statement: the unique pair (ping, person) turns
+ * the insert into an update of the row that is there, also when another node's reaction of the
+ * same person got there first. (On PostgreSQL the reaction mutation writes it in the statement
+ * that reads the ping: findPingAsSeenAndReact, db/pings.ts.)
  */
-export async function replaceReaction(
-  db: Db,
-  r: { id: string; pingId: string; userId: string; reactionType: ReactionType },
-): Promise<Reaction> {
-  const written = { ...r, createdAt: nowIso() };
-  await replaceReactionQuery(db, r.id, r.pingId, r.userId, r.reactionType, written.createdAt);
-  return written;
+export async function replaceReaction(db: Db, r: Reaction): Promise<void> {
+  await replaceReactionQuery(db, r.id, r.pingId, r.userId, r.reactionType, r.createdAt);
 }
 
 /** Reactions (anyone's, the person's own included) on pings userId sent or received. */

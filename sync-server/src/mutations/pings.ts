@@ -12,11 +12,13 @@ import {
   type GroupPingResponse,
   type MutationArgs,
   type Ping,
+  type Reaction,
 } from '@pingme/shared';
-import type { Db } from '../db/connection';
+import { nowIso, type Db } from '../db/connection';
 import {
   findGroupPings,
   findPingAsSeen,
+  findPingAsSeenAndReact,
   findPings,
   loadPings,
   markAllRead,
@@ -162,9 +164,17 @@ export const pingMutations: HandlerTable<
   },
 
   async 'ping.react'({ trx, changes, me }, args) {
+    const asked: Reaction = {
+      id: args.id ?? uuidv7(),
+      pingId: args.pingId,
+      userId: me.id,
+      reactionType: args.reactionType,
+      createdAt: nowIso(),
+    };
+    // One read finds the ping, its reactions and whether the id is taken on another ping; on
+    // PostgreSQL the same statement writes the reaction when the checks below let it.
+    const { found, written } = await findPingAsSeenAndReact(trx, asked);
     // Old pings stay with both after a block, but nothing new reaches the other person.
-    // One read finds the ping, its reactions and whether the id is taken on another ping.
-    const found = await findPingAsSeen(trx, args.pingId, me.id, args.id);
     if (!found || !isInvolved(found.ping, me.id) || found.blocked) throw notFound(PING_NOT_FOUND);
     const p = found.ping;
     if (args.id) {
@@ -175,15 +185,10 @@ export const pingMutations: HandlerTable<
         return { status: 200, body: await found.asSeen() };
       }
     }
-    const reaction = await replaceReaction(trx, {
-      id: args.id ?? uuidv7(),
-      pingId: args.pingId,
-      userId: me.id,
-      reactionType: args.reactionType,
-    });
+    if (!written) await replaceReaction(trx, asked);
     await changes.record([p.senderId, p.receiverId], 'ping', args.pingId);
     // The ping's own row is as read above: only the viewer's reaction changed.
-    return { status: 201, body: await found.asSeen({ reaction }) };
+    return { status: 201, body: await found.asSeen({ reaction: asked }) };
   },
 
   async 'ping.bookmark'({ trx, changes, me }, args) {

@@ -25,8 +25,8 @@ import { involves, linksBoth } from './two-people';
 
 // ---------- people ----------
 
-// The reads of every ping loaded (a pull, a reaction, a read mark): compiled once per length of
-// their list of ids (compiled.ts).
+// The reads of pings one table at a time (loadPings on SQLite, the relay's pingsAsReceived):
+// compiled once per length of their list of ids (compiled.ts).
 const summariesQuery = compiledOnce((db: Db, ids: string[]) =>
   db
     .selectFrom('users')
@@ -55,6 +55,7 @@ const reactionsQuery = compiledOnce((db: Db, pingIds: string[]) =>
     .orderBy('createdAt')
     .orderBy('id'),
 );
+
 /** Summaries of the given people, one query per chunk. */
 export async function userSummaries(db: Db, ids: string[]): Promise<Map<string, UserSummary>> {
   const rows = await readInChunks(ids, async (part) => (await summariesQuery(db, part)).rows);

@@ -119,18 +119,20 @@ export function describeReactOne(
         .where('id', '=', 'ben')
         .executeTakeFirstOrThrow();
       const c = { trx: opened.db, changes: new ChangeSet(), me, config: {} as Config, ip: '::1' };
+      const react = () =>
+        pingMutations['ping.react'](c, { pingId: 'p1', id: 'r-mutation', reactionType: 'yes' });
       ran.length = 0;
-      const made = await pingMutations['ping.react'](c, {
-        pingId: 'p1',
-        id: 'r-mutation',
-        reactionType: 'yes',
-      });
+      const made = await react();
       expect(ran).toHaveLength(writes ? 1 : 2);
       expect(made.status).toBe(201);
       expect(made.body).toEqual((await loadPings(opened.db, 'ben', ['p1']))[0]);
       expect(made.body.reactions.map((r) => [r.id, r.userId, r.reactionType])).toEqual([
         ['r-mutation', 'ben', 'yes'],
       ]);
+      // The same id again is a replay: the one read, no write.
+      ran.length = 0;
+      const again = await react();
+      expect([ran.length, again.status, again.body]).toEqual([1, 200, made.body]);
     });
   });
 }

@@ -17,9 +17,6 @@ import {
   pingsAsReceived,
 } from './pings';
 import { replaceReaction } from './reactions';
-import { ChangeSet } from './unit-of-work';
-import type { Config } from '../config';
-import { pingMutations } from '../mutations/pings';
 import { personRow, pingRow } from '../../test/rows';
 import { recordStatements } from '../../test/statements';
 
@@ -304,31 +301,6 @@ describe('findPingAsSeen', () => {
       .insertInto('reactions')
       .values({ id: 'r2', pingId: 'p1', userId: 'ann', reactionType: 'wow', createdAt: at(7) })
       .execute();
-  });
-
-  it('reacts with a client id in two statements, the read and the write (mutations/pings.ts)', async () => {
-    const me = await opened.db
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', 'ben')
-      .executeTakeFirstOrThrow();
-    const c = { trx: opened.db, changes: new ChangeSet(), me, config: {} as Config, ip: '::1' };
-    const react = (id: string) =>
-      pingMutations['ping.react'](c, { pingId: 'p2', id, reactionType: 'yes' });
-    ran.length = 0;
-    const made = await react('r7');
-    try {
-      expect(ran).toHaveLength(2);
-      expect(made.status).toBe(201);
-      expect(made.body).toEqual((await loadPings(opened.db, 'ben', ['p2']))[0]);
-      expect(made.body.reactions.map((r) => r.id)).toEqual(['r7']);
-      // The same id again is a replay: the one read, no write.
-      ran.length = 0;
-      const again = await react('r7');
-      expect([ran.length, again.status, again.body]).toEqual([1, 200, made.body]);
-    } finally {
-      await opened.db.deleteFrom('reactions').where('id', '=', 'r7').execute();
-    }
   });
 
   it('says whether a reaction id is taken on another ping, and only then', async () => {

@@ -21,6 +21,7 @@ import type { Database, PingRow } from './schema';
 import { loadInOrder, readInChunks } from './chunks';
 import { compiledOnce } from './compiled';
 import { isPostgres } from './dialect';
+import { replacingTheirs } from './reactions';
 import { involves, linksBoth } from './two-people';
 
 // ---------- people ----------
@@ -498,13 +499,7 @@ const reactQuery = compiledOnce(
                 ]),
               ),
           )
-          .onConflict((oc) =>
-            oc.columns(['pingId', 'userId']).doUpdateSet((eb) => ({
-              id: eb.ref('excluded.id'),
-              reactionType: eb.ref('excluded.reactionType'),
-              createdAt: eb.ref('excluded.createdAt'),
-            })),
-          )
+          .onConflict(replacingTheirs)
           .returning('id'),
       )
       .selectFrom('found')

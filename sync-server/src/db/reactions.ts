@@ -3,8 +3,10 @@
  * receiver of a ping can react to it or see its reactions (the callers check who may).
  */
 import type { Reaction, ReactionListItem, ReactionType } from '@pingme/shared';
+import type { OnConflictBuilder } from 'kysely';
 import { compiledOnce } from './compiled';
 import type { Db } from './connection';
+import type { Database } from './schema';
 import { involves } from './two-people';
 
 /** Compiled once: every reaction runs it. */
@@ -20,14 +22,21 @@ const replaceReactionQuery = compiledOnce(
     db
       .insertInto('reactions')
       .values({ id, pingId, userId, reactionType, createdAt })
-      .onConflict((oc) =>
-        oc.columns(['pingId', 'userId']).doUpdateSet((eb) => ({
-          id: eb.ref('excluded.id'),
-          reactionType: eb.ref('excluded.reactionType'),
-          createdAt: eb.ref('excluded.createdAt'),
-        })),
-      ),
+      .onConflict(replacingTheirs),
 );
+
+/**
+ * A reaction's insert made a replacement: the unique pair (ping, person) turns it into an update
+ * of the person's row, which takes the new id, type and time (replaceReaction, and the
+ * one-statement reaction of db/pings.ts).
+ */
+export function replacingTheirs(oc: OnConflictBuilder<Database, 'reactions'>) {
+  return oc.columns(['pingId', 'userId']).doUpdateSet((eb) => ({
+    id: eb.ref('excluded.id'),
+    reactionType: eb.ref('excluded.reactionType'),
+    createdAt: eb.ref('excluded.createdAt'),
+  }));
+}
 
 /**
  * Sets a person's one reaction on a ping: a new row, replacing any earlier reaction of theirs

@@ -4,13 +4,7 @@
  * A viewer's pings load in one statement per chunk of ids on PostgreSQL (seenColumns), one per
  * table on SQLite; the relay's load for many receivers at once takes one per table.
  */
-import {
-  DEFAULT_PROMPT_EMOJI,
-  type Ping,
-  type Reaction,
-  type ReactionType,
-  type UserSummary,
-} from '@pingme/shared';
+import { DEFAULT_PROMPT_EMOJI, type Ping, type Reaction, type UserSummary } from '@pingme/shared';
 import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { blocksWith } from './blocks';
 import type { Db } from './connection';
@@ -21,7 +15,7 @@ import type { Database, PingRow } from './schema';
 import { loadInOrder, readInChunks } from './chunks';
 import { compiledOnce } from './compiled';
 import { isPostgres } from './dialect';
-import { replacingTheirs } from './reactions';
+import { replacingTheirs, type ReactionValues } from './reactions';
 import { involves, linksBoth } from './two-people';
 
 // ---------- people ----------
@@ -465,14 +459,7 @@ const pingAsSeenQuery = compiledOnce(pingAsSeenSelect);
  * reaction on the ping, as replaceReaction does. `written` is 1 when it was made.
  */
 const reactQuery = compiledOnce(
-  (
-    db: Db,
-    id: string,
-    pingId: string,
-    userId: string,
-    reactionType: ReactionType,
-    createdAt: string,
-  ) =>
+  (db: Db, ...[id, pingId, userId, reactionType, createdAt]: ReactionValues) =>
     db
       .with('found', () => pingAsSeenSelect(db, pingId, userId, id))
       .with('written', (qc) =>

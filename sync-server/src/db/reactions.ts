@@ -9,16 +9,18 @@ import type { Db } from './connection';
 import type { Database } from './schema';
 import { involves } from './two-people';
 
+/** A reaction's columns as its compiled inserts take them (here and in db/pings.ts). */
+export type ReactionValues = [
+  id: string,
+  pingId: string,
+  userId: string,
+  reactionType: ReactionType,
+  createdAt: string,
+];
+
 /** Compiled once: every reaction runs it. */
 const replaceReactionQuery = compiledOnce(
-  (
-    db: Db,
-    id: string,
-    pingId: string,
-    userId: string,
-    reactionType: ReactionType,
-    createdAt: string,
-  ) =>
+  (db: Db, ...[id, pingId, userId, reactionType, createdAt]: ReactionValues) =>
     db
       .insertInto('reactions')
       .values({ id, pingId, userId, reactionType, createdAt })

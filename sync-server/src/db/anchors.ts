@@ -7,13 +7,16 @@ import type { Anchor } from '@pingme/shared';
 import type { Db } from './connection';
 import { idsWithParty } from './paging';
 import type { AnchorRow } from './schema';
-import { involves, linksBoth } from './two-people';
+import { involves, involvesEach, linksBoth } from './two-people';
 
 export type AnchorStatus = AnchorRow['status'];
 const ACTIVE: AnchorStatus[] = ['pending', 'accepted'];
 
-/** Anchors (any status) with both people's public card, limited to those the viewer is part of. */
-function anchorsWithPeople(db: Db, viewerId: string) {
+/**
+ * Anchors (any status) with both people's public card, limited to those the viewer is part of
+ * (`party`: involvesEach where the anchors are found by their ids).
+ */
+function anchorsWithPeople(db: Db, viewerId: string, party = involves) {
   return db
     .selectFrom('anchors as a')
     .innerJoin('users as u', 'u.id', 'a.userId')
@@ -38,7 +41,7 @@ function anchorsWithPeople(db: Db, viewerId: string) {
       'f.profileImageUrl as fProfileImageUrl',
       'f.email as fEmail',
     ])
-    .where((eb) => involves(eb, 'a.userId', 'a.friendId', viewerId));
+    .where((eb) => party(eb, 'a.userId', 'a.friendId', viewerId));
 }
 
 type JoinedRow = Awaited<ReturnType<ReturnType<typeof anchorsWithPeople>['execute']>>[number];
@@ -82,7 +85,7 @@ function toAnchor(r: JoinedRow, viewerId: string): Anchor {
  */
 export async function loadAnchors(db: Db, viewerId: string, ids: string[]): Promise<Anchor[]> {
   if (ids.length === 0) return [];
-  const rows = await anchorsWithPeople(db, viewerId)
+  const rows = await anchorsWithPeople(db, viewerId, involvesEach)
     .where('a.id', 'in', [...new Set(ids)])
     .orderBy('a.id')
     .execute();

@@ -7,7 +7,7 @@ import type { Db } from './connection';
 import { idsWithParty } from './paging';
 import type { MoodsTable } from './schema';
 import type { Selectable } from 'kysely';
-import { involves } from './two-people';
+import { involvesEach } from './two-people';
 
 export type MoodRow = Selectable<MoodsTable>;
 
@@ -33,7 +33,7 @@ export async function loadMoods(db: Db, viewerId: string, ids: string[]): Promis
     .selectFrom('moods')
     .selectAll()
     .where('id', 'in', [...new Set(ids)])
-    .where((eb) => involves(eb, 'userId', 'friendId', viewerId))
+    .where((eb) => involvesEach(eb, 'userId', 'friendId', viewerId))
     .orderBy('id')
     .execute();
   return rows.map(toMood);

@@ -16,7 +16,7 @@ import { loadInOrder, readInChunks } from './chunks';
 import { compiledOnce } from './compiled';
 import { isPostgres } from './dialect';
 import { replacingTheirs, type ReactionValues } from './reactions';
-import { involves, linksBoth } from './two-people';
+import { involves, involvesEach, linksBoth } from './two-people';
 
 // ---------- people ----------
 
@@ -33,7 +33,7 @@ const pingRowsQuery = compiledOnce((db: Db, ids: string[], viewerId: string) =>
     .selectFrom('pings')
     .selectAll()
     .where('id', 'in', ids)
-    .where((eb) => involves(eb, 'senderId', 'receiverId', viewerId)),
+    .where((eb) => involvesEach(eb, 'senderId', 'receiverId', viewerId)),
 );
 const bookmarkedQuery = compiledOnce((db: Db, viewerId: string, pingIds: string[]) =>
   db
@@ -420,7 +420,7 @@ const visiblePingsQuery = compiledOnce((db: Db, ids: string[], viewerId: string)
     .selectAll('p')
     .select((eb) => seenColumns(eb, db, viewerId))
     .where('p.id', 'in', ids)
-    .where((eb) => involves(eb, 'p.senderId', 'p.receiverId', viewerId)),
+    .where((eb) => involvesEach(eb, 'p.senderId', 'p.receiverId', viewerId)),
 );
 
 /**

@@ -9,7 +9,7 @@ import type { Db } from './connection';
 import { linkedUsers, type LinkedUser } from './friends-queries';
 import { idsWithParty } from './paging';
 import type { FriendshipRow, UserRow } from './schema';
-import { involves, linksAnyOf } from './two-people';
+import { involvesEach, linksAnyOf } from './two-people';
 
 /** Accepted friends of viewerId among `ids` (all of them when `ids` is undefined). */
 export async function friendsAmong(
@@ -51,7 +51,7 @@ export async function friendshipsOfViewer(
       .selectFrom('friendships')
       .selectAll()
       .where('id', 'in', part)
-      .where((eb) => involves(eb, 'requesterId', 'addresseeId', viewerId))
+      .where((eb) => involvesEach(eb, 'requesterId', 'addresseeId', viewerId))
       .execute(),
   );
 }

@@ -55,6 +55,14 @@ export interface ClusterOptions {
 }
 
 const SIZES = { ...DEFAULT_SIZES, pullPings: 500 };
+
+/** The PostgreSQL settings of the cluster bench (the header says why). */
+export const CLUSTER_SETTINGS = {
+  fsync: 'on',
+  synchronous_commit: 'off',
+  full_page_writes: 'on',
+  shared_buffers: '256MB',
+};
 const SECRET = 'bench-cluster-session-secret-0123456789abcdef';
 
 interface Setup {
@@ -116,14 +124,7 @@ export async function benchCluster(opts: ClusterOptions): Promise<Record<string,
   const dirs: string[] = [];
   const children: Child[] = [];
   const opened: OpenedDb[] = [];
-  const cluster = await startPostgresCluster({
-    settings: {
-      fsync: 'on',
-      synchronous_commit: 'off',
-      full_page_writes: 'on',
-      shared_buffers: '256MB',
-    },
-  });
+  const cluster = await startPostgresCluster({ settings: CLUSTER_SETTINGS });
   log(
     `PostgreSQL ${cluster.url}, nodes through its Unix socket in ${cluster.dir} (synchronous_commit=off, fsync on)`,
   );

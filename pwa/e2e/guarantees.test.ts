@@ -1,5 +1,5 @@
 /**
- * The guarantees of ARCHITECTURE.md ("Guarantees") that only a real browser can break, each one
+ * The guarantees of docs/sync.md §8 that only a real browser can break, each one
  * broken on purpose around the app: several tabs of one device (and, as a control, the same
  * without the Web Lock), a tab closed or killed (CDP Page.crash) between its Dexie write and its
  * send, a send whose answer is lost or never comes, a refused write in the middle of the queue,

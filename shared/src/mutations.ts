@@ -1,5 +1,5 @@
 /**
- * Every write a person can make, by name (ARCHITECTURE.md, "Writes are named mutations"): the zod
+ * Every write a person can make, by name (docs/sync.md, "Mutations"): the zod
  * schema of its arguments, the schema of its answer, and the REST call that applies it. The PWA's
  * outbox stores `{name, args}` parsed by `args` when the write is made; the server applies a
  * mutation in-process, whether it arrives as that REST call or as an entry of

@@ -7,8 +7,8 @@ import { cx } from './cx';
 import '../styles/sync.css';
 
 /**
- * Online/offline, the live connection and how many writes wait in the outbox (ARCHITECTURE.md:
- * always shown). Pressing it shows the details: what waits, why it waits, what came from the
+ * Online/offline, the live connection and how many writes wait in the outbox (the design asks
+ * for it always shown). Pressing it shows the details: what waits, why it waits, what came from the
  * server that the app could not read (shared schemas), whether the last pull failed with the
  * server reachable (it is tried again, SyncHost), and whether the browser may clear the offline
  * data.

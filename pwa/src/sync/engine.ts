@@ -1,5 +1,5 @@
 /**
- * The seam between the app and its sync engine (ARCHITECTURE.md, "The sync protocol"). Screens
+ * The seam between the app and its sync engine (docs/sync.md, "Client"). Screens
  * and triggers call `syncEngine()`; SyncHost installs the live engine (live-engine.ts) before
  * anything renders, and tests install their own. Until then the idle engine does nothing: the
  * outbox keeps what was written and the UI shows how many entries wait.

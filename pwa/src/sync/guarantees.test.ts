@@ -1,5 +1,5 @@
 /**
- * Guarantees of ARCHITECTURE.md checked on the device's own code (fake-indexeddb, happy-dom);
+ * The guarantees of docs/sync.md §8 checked on the device's own code (fake-indexeddb, happy-dom);
  * their browser-side counterparts are in e2e/guarantees.test.ts.
  *   1. Durable before visible: a write whose transaction fails shows nothing and queues nothing.
  *   6. A frame the server sends as binary is read like a text frame (the 'authenticated' that

@@ -1,5 +1,5 @@
 /**
- * Every mutation a screen makes goes through `localWrite` (ARCHITECTURE.md guarantee 1,
+ * Every mutation a screen makes goes through `localWrite` (docs/sync.md §8, guarantee 1,
  * "durable before visible"): it parses the mutation's arguments with the registry's schema
  * (shared/src/mutations.ts; a malformed write throws InvalidWrite and nothing is queued), then in
  * ONE Dexie transaction applies the optimistic rows, records what they were before, and appends

@@ -44,7 +44,7 @@ export const anchorMutations: HandlerTable<'anchor.create' | 'anchor.respond' | 
     if (args.id) {
       const existing = await findAnchorRow(trx, args.id);
       if (existing) {
-        // A repeated create of the same anchor (ARCHITECTURE.md "Identity of entities").
+        // A repeated create of the same anchor: the device made its id, so the same id is a replay.
         if (existing.userId !== me.id) throw conflict(ANCHOR_MESSAGES.idTaken);
         return {
           status: 200,

@@ -2,6 +2,7 @@
  * Reads by a list of ids, a chunk of ids per query: SQLite allows many bound parameters, but
  * loads are chunked so no list can exceed it.
  */
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 
 const CHUNK = 500;
 
@@ -35,4 +36,18 @@ export async function loadInOrder<T extends { id: string }>(
     const found = byId.get(id);
     return found ? [found] : [];
   });
+}
+
+/**
+ * `condition` checked on each row a read by ids finds, written so that no index can serve it
+ * (`case when … then 1 else 0 end = 1`). A prepared statement's generic plan does not see whose
+ * rows a read asks for, and PostgreSQL planned `id in (…) and owner = ?` as a read of every row of
+ * the owner from the owner's index, filtered by the ids, however many rows the owner has: a pull of
+ * a few new pings read all 10,000 of a heavy person (db/query-plans.pg.test.ts).
+ */
+export function checkedOnEachRow<DB, TB extends keyof DB>(
+  eb: ExpressionBuilder<DB, TB>,
+  condition: Expression<SqlBool>,
+): Expression<SqlBool> {
+  return eb(eb.case().when(condition).then(1).else(0).end(), '=', 1);
 }

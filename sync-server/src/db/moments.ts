@@ -5,7 +5,7 @@
 import type { Moment } from '@pingme/shared';
 import type { Db } from './connection';
 import { nowIso } from './connection';
-import { loadInOrder } from './chunks';
+import { checkedOnEachRow, loadInOrder } from './chunks';
 
 /** viewerId's own moments among `ids`, order kept, others omitted. */
 export async function loadMoments(db: Db, viewerId: string, ids: string[]): Promise<Moment[]> {
@@ -13,8 +13,8 @@ export async function loadMoments(db: Db, viewerId: string, ids: string[]): Prom
     db
       .selectFrom('moments')
       .select(['id', 'pingId', 'title', 'description', 'createdAt'])
-      .where('userId', '=', viewerId)
       .where('id', 'in', part)
+      .where((eb) => checkedOnEachRow(eb, eb('userId', '=', viewerId)))
       .execute(),
   );
 }

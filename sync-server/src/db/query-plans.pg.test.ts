@@ -5,7 +5,7 @@
  * the check "the viewer sent or received it" could use the people's indexes, a pull of a few new
  * pings would be planned as a read of every ping the viewer ever sent or received, filtered by the
  * ids. Each read here must find its rows by their primary key and check the viewer on each row
- * found (db/two-people.ts, `involvesEach`).
+ * found (`checkedOnEachRow` in db/chunks.ts, `involvesEach` in db/two-people.ts).
  */
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -13,6 +13,7 @@ import { createDatabase, dropDatabase } from '../../test/postgres';
 import { personRow, pingRow } from '../../test/rows';
 import { openDatabase, type OpenedDb } from './connection';
 import { loadAnchors } from './anchors';
+import { loadMoments } from './moments';
 import { loadMoods } from './moods';
 import { loadPings } from './pings';
 import { friendshipsOfViewer } from './sync-views';
@@ -114,6 +115,22 @@ beforeAll(async () => {
       })),
     )
     .execute();
+  await db
+    .insertInto('moments')
+    .values(
+      [
+        ...Array.from({ length: ANNS }, (_, i) => ['ann', `ann-${i}`]),
+        ...others.map((id) => [id, `${id}-a`]),
+      ].map(([userId, pingId]) => ({
+        id: `moment-${pingId}`,
+        userId: userId!,
+        pingId: pingId!,
+        title: 'kept',
+        description: null,
+        createdAt: at(0),
+      })),
+    )
+    .execute();
   await opened.pool!.query('analyze');
 });
 afterAll(async () => {
@@ -177,6 +194,7 @@ describe('reads by id on their generic plan (PostgreSQL)', () => {
     ['moods', Array.from({ length: 40 }, (_, i) => `mood-${i}`), loadMoods],
     ['friendships', annsOthers.map((id) => `friendship-${id}`), friendshipsOfViewer],
     ['anchors', annsOthers.map((id) => `anchor-${id}`), loadAnchors],
+    ['moments', annsIds.map((id) => `moment-${id}`), loadMoments],
   ] as const)(
     "a pull's %s: by their primary key, not every row of the viewer",
     async (table, ids, load) => {

